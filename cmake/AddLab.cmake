@@ -1,0 +1,121 @@
+# add_lab(<folder>): the one call that turns labs/<folder>/ into a lab.
+#
+# The folder holds README.md (handout), kernel.cu (starter), labN.h (contract), spec.json (points,
+# sizes, thresholds) and tests/*.cu (the checks, one LAB_CHECK per spec entry). add_lab makes
+#   - target labN (EXCLUDE_FROM_ALL: `make labN` builds just that lab) from the kernel, the tests
+#     and the harness; the kernel comes from solutions/<folder>/ when LABS_USE_SOLUTIONS is ON;
+#   - one ctest test per spec check (labN.Suite.Name, labels labN and the check's kind), run
+#     through `labgrade run`; skipped with "not built: run make labN" until the lab is built;
+#   - labN.setup (clears old results) and labN.report (renders build/reports/labN.html) as the
+#     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report.
+set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
+set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
+
+function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
+  file(READ "${spec_file}" spec_text)
+  string(JSON check_count ERROR_VARIABLE json_error LENGTH "${spec_text}" checks)
+  if(json_error)
+    message(FATAL_ERROR "${spec_file}: cannot read 'checks': ${json_error}")
+  endif()
+  set(ids "")
+  set(kinds "")
+  set(timeouts "")
+  math(EXPR last "${check_count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON id ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} id)
+    if(json_error OR NOT id MATCHES "^[A-Za-z0-9_]+\\.[A-Za-z0-9_]+$")
+      message(FATAL_ERROR "${spec_file}: checks[${i}] needs an id like Suite.Name ${json_error}")
+    endif()
+    string(JSON kind ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} kind)
+    if(json_error)
+      message(FATAL_ERROR "${spec_file}: check ${id} needs a kind")
+    endif()
+    string(JSON timeout ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} timeout_s)
+    if(NOT json_error AND timeout MATCHES "^([0-9]+)")
+      set(timeout "${CMAKE_MATCH_1}")  # whole seconds are enough for a time limit
+    else()
+      set(timeout 120)
+    endif()
+    list(APPEND ids "${id}")
+    list(APPEND kinds "${kind}")
+    list(APPEND timeouts "${timeout}")
+  endforeach()
+  set(${out_ids} "${ids}" PARENT_SCOPE)
+  set(${out_kinds} "${kinds}" PARENT_SCOPE)
+  set(${out_timeouts} "${timeouts}" PARENT_SCOPE)
+endfunction()
+
+function(add_lab folder)
+  if(NOT folder MATCHES "^(lab[0-9]+)-[a-z0-9-]+$")
+    message(FATAL_ERROR "add_lab(${folder}): lab folders are named labN-some-slug")
+  endif()
+  set(lab "${CMAKE_MATCH_1}")
+  set(lab_dir "${CMAKE_CURRENT_SOURCE_DIR}/${folder}")
+  set(spec "${lab_dir}/spec.json")
+  set(results "${CMAKE_BINARY_DIR}/results/${lab}")
+  set(report "${CMAKE_BINARY_DIR}/reports/${lab}.html")
+
+  if(LABS_USE_SOLUTIONS)
+    set(kernel "${PROJECT_SOURCE_DIR}/solutions/${folder}/kernel.cu")
+    set(kernel_label "solutions/${folder}/kernel.cu (reference solution)")
+    if(NOT EXISTS "${kernel}")
+      message(FATAL_ERROR "LABS_USE_SOLUTIONS is ON but ${kernel} does not exist "
+                          "(a student kit has no solutions/)")
+    endif()
+  else()
+    set(kernel "${lab_dir}/kernel.cu")
+    set(kernel_label "labs/${folder}/kernel.cu")
+  endif()
+  foreach(required "${spec}" "${kernel}" "${lab_dir}/README.md")
+    if(NOT EXISTS "${required}")
+      message(FATAL_ERROR "add_lab(${folder}): ${required} is missing")
+    endif()
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}")
+  file(GLOB test_sources CONFIGURE_DEPENDS "${lab_dir}/tests/*.cu")
+
+  add_executable(${lab} EXCLUDE_FROM_ALL "${kernel}" ${test_sources}
+                 "${PROJECT_SOURCE_DIR}/harness/src/lab_main.cu")
+  target_include_directories(${lab} PRIVATE "${lab_dir}")
+  target_compile_definitions(${lab} PRIVATE LAB_SPEC_PATH="${spec}" LAB_RESULTS_DIR="${results}")
+  target_link_libraries(${lab} PRIVATE harness)
+  # The report needs labgrade: `make labN` builds both.
+  add_dependencies(${lab} labgrade)
+
+  _labs_read_spec("${spec}" ids kinds timeouts)
+  set(runner sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>" "$<TARGET_FILE:labgrade>"
+             "${lab}" "${LABS_SUMMARY_DIR}")
+
+  add_test(NAME ${lab}.setup COMMAND "${CMAKE_COMMAND}" -E rm -rf "${results}")
+  set_tests_properties(${lab}.setup PROPERTIES FIXTURES_SETUP ${lab} LABELS "${lab}")
+
+  foreach(id kind timeout IN ZIP_LISTS ids kinds timeouts)
+    add_test(NAME ${lab}.${id}
+             COMMAND ${runner} check "${spec}" "${results}" "${id}" "${timeout}")
+    math(EXPR ctest_timeout "${timeout} + 30" OUTPUT_FORMAT DECIMAL)
+    set_tests_properties(${lab}.${id} PROPERTIES
+      LABELS "${lab};${kind}"
+      FIXTURES_REQUIRED ${lab}
+      SKIP_RETURN_CODE 77
+      TIMEOUT ${ctest_timeout}
+      # Timings need the GPU alone: never run two checks at once, even under ctest -j.
+      RESOURCE_LOCK gpu)
+  endforeach()
+
+  add_test(NAME ${lab}.report
+           COMMAND ${runner} report "${spec}" "${results}" "${report}" "${kernel_label}"
+                   "${lab_dir}/README.md")
+  set_tests_properties(${lab}.report PROPERTIES
+    FIXTURES_CLEANUP ${lab} LABELS "${lab};report" SKIP_RETURN_CODE 77)
+
+  set_property(GLOBAL APPEND PROPERTY LABS_ALL_LABS ${lab})
+endfunction()
+
+# The last words of every ctest run: each graded lab's score and report path, and which labs
+# were skipped because they are not built.
+function(labs_finish_ctest_summary)
+  file(WRITE "${CMAKE_BINARY_DIR}/CTestCustom.cmake"
+    "set(CTEST_CUSTOM_PRE_TEST \"\\\"${CMAKE_COMMAND}\\\" -E rm -rf \\\"${LABS_SUMMARY_DIR}\\\"\")\n"
+    "set(CTEST_CUSTOM_POST_TEST \"\\\"${CMAKE_COMMAND}\\\" -DSUMMARY_DIR=${LABS_SUMMARY_DIR} -P \\\"${LABS_CMAKE_DIR}/print_summary.cmake\\\"\")\n")
+endfunction()

@@ -1,0 +1,28 @@
+# Chooses CMAKE_CUDA_ARCHITECTURES before the CUDA language is enabled: "native" where a GPU is
+# present (fast builds for the card the student has), a fixed list otherwise (CI has no GPU, and a
+# student kit built on a login node should still run on the common teaching cards).
+if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
+  return()
+endif()
+
+set(LABS_FALLBACK_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90"
+    CACHE STRING "CUDA architectures used when no GPU is found at configure time")
+
+find_program(LABS_NVIDIA_SMI nvidia-smi)
+set(_labs_gpu_found FALSE)
+if(LABS_NVIDIA_SMI)
+  execute_process(COMMAND "${LABS_NVIDIA_SMI}" --query-gpu=compute_cap --format=csv,noheader
+                  RESULT_VARIABLE _labs_smi_result OUTPUT_VARIABLE _labs_smi_output
+                  ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE TIMEOUT 20)
+  if(_labs_smi_result EQUAL 0 AND _labs_smi_output MATCHES "[0-9]+\\.[0-9]+")
+    set(_labs_gpu_found TRUE)
+  endif()
+endif()
+
+if(_labs_gpu_found)
+  set(CMAKE_CUDA_ARCHITECTURES native CACHE STRING "CUDA architectures")
+  message(STATUS "CUDA architectures: native (GPU compute capability ${_labs_smi_output})")
+else()
+  set(CMAKE_CUDA_ARCHITECTURES "${LABS_FALLBACK_CUDA_ARCHITECTURES}" CACHE STRING "CUDA architectures")
+  message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (no GPU found at configure time)")
+endif()

@@ -1,0 +1,21 @@
+# Every dependency comes from the distribution (Debian 12 and Ubuntu 24.04 both package them);
+# a missing one stops configuration with the package to install.
+function(labs_require package apt_package)
+  find_package(${package} ${ARGN} QUIET)
+  if(NOT ${package}_FOUND)
+    message(FATAL_ERROR "${package} was not found. Install it with:\n"
+                        "    sudo apt-get install ${apt_package}\n"
+                        "or run scripts/install-deps.sh, which installs everything the labs need.")
+  endif()
+endfunction()
+
+labs_require(CUDAToolkit "the CUDA toolkit (nvcc, cuBLAS): https://developer.nvidia.com/cuda-downloads")
+labs_require(GTest libgtest-dev)
+labs_require(fmt libfmt-dev)
+labs_require(nlohmann_json nlohmann-json3-dev)
+labs_require(CLI11 libcli11-dev)
+
+if(NOT TARGET CUDA::cupti)
+  message(FATAL_ERROR "CUPTI (part of the CUDA toolkit) was not found: the launch-shape checks need it. "
+                      "Install the full CUDA toolkit (cuda-toolkit-13-0 or later).")
+endif()

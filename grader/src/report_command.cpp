@@ -1,0 +1,67 @@
+#include "report_command.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "harness/grade.hpp"
+#include "harness/record.hpp"
+#include "harness/spec.hpp"
+#include "reports/render.hpp"
+
+namespace grader {
+namespace {
+
+void write_text(const std::filesystem::path& file, const std::string& text) {
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+  auto temporary = file;
+  temporary += ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc | std::ios::binary);
+    out << text;
+    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", temporary.string()));
+  }
+  std::filesystem::rename(temporary, file);
+}
+
+std::string format_points(double points) {
+  return points == static_cast<long long>(points) ? fmt::format("{}", static_cast<long long>(points))
+                                                  : fmt::format("{:.2f}", points);
+}
+
+}  // namespace
+
+int report_command(const ReportOptions& options) {
+  try {
+    const auto spec = harness::load_spec(options.spec);
+    std::vector<std::string> problems;
+    auto records = harness::read_records(options.results_dir, &problems);
+    const auto grade = harness::grade_lab(spec, std::move(records), std::move(problems));
+
+    reports::ReportContext context;
+    context.generated_at = harness::utc_timestamp();
+    context.kernel_source = options.kernel_source;
+    context.handout = options.handout;
+    context.student = options.student;
+    const auto out = std::filesystem::absolute(options.out).lexically_normal();
+    write_text(out, reports::render_lab_report(grade, context));
+
+    int passed = 0;
+    for (const auto& check : grade.checks) passed += check.verdict == harness::Verdict::pass;
+    const auto summary = fmt::format(
+        "{} ({}): {} / {} points, {} of {} checks passed; report: {}", grade.lab, grade.title,
+        format_points(grade.points), format_points(grade.max_points), passed, grade.checks.size(),
+        out.string());
+    std::printf("%s\n", summary.c_str());
+    for (const auto& problem : grade.problems) std::printf("warning: %s\n", problem.c_str());
+    if (!options.summary_file.empty()) write_text(options.summary_file, summary + "\n");
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labgrade report: %s\n", error.what());
+    return 2;
+  }
+}
+
+}  // namespace grader

@@ -1,0 +1,83 @@
+// GoogleTest glue. A lab's test file declares each graded check with LAB_CHECK(Suite, Name); the
+// spec entry with id "Suite.Name" gives its points and parameters. The check's outcome is written
+// as a result record and turned into a GoogleTest failure with a message that says what and where.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <vector>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "harness/device_buffer.hpp"
+#include "harness/record.hpp"
+#include "harness/spec.hpp"
+
+namespace harness {
+
+// What the whole test process shares: set up once by the lab's main().
+struct LabRun {
+  LabSpec spec;
+  std::filesystem::path results_dir;
+  std::uint64_t seed = 0;
+  std::string executable;       // absolute path, for the replay command
+  std::string gpu_unavailable;  // non-empty: every check is skipped with this reason
+  std::optional<DeviceInfo> device;
+  bool context_lost = false;  // a kernel fault made the CUDA context unusable
+};
+LabRun& lab_run();
+
+class Check {
+ public:
+  explicit Check(const CheckSpec& spec);
+
+  const CheckSpec& spec() const { return spec_; }
+  // Seed for one case: the run's seed mixed with the check and case names.
+  std::uint64_t seed_for(std::string_view label) const;
+
+  // Runs one case (one size, one scenario). The body fills `result` with the helpers below; an
+  // error from the student's launcher fails the case with its message. After a kernel fault the
+  // remaining cases are reported as not run.
+  void run_case(const std::string& name, const std::function<void(CaseResult&)>& body);
+
+  // For checks that are one verdict rather than a list of cases (speed, structure).
+  void set_verdict(Verdict verdict, std::string reason);
+  void set_timing(const Timing& timing) { record_.timing = timing; }
+  void note(std::string text) { record_.notes.push_back(std::move(text)); }
+
+  // Decides the verdict and fraction from the cases (or the explicit verdict).
+  CheckRecord finish(double duration_s);
+
+ private:
+  const CheckSpec& spec_;
+  CheckRecord record_;
+  std::optional<std::pair<Verdict, std::string>> explicit_verdict_;
+};
+
+// Runs a check body, records the outcome and reports it to GoogleTest.
+void run_check(const std::function<void(Check&)>& body);
+
+// ---- helpers for case bodies -------------------------------------------------------------
+// Compares the device matrix with the expected values (exact when `tolerance` is empty).
+void expect_matrix(CaseResult& result, const std::vector<float>& expected, const DeviceBuffer& got,
+                   long long rows, long long cols, const std::vector<float>& tolerance = {});
+// Fails the case if anything was written into the buffer's guard zones.
+void expect_guards_intact(CaseResult& result, const DeviceBuffer& buffer, long long cols);
+// Fails the case if a kernel changed an input.
+void expect_unchanged(CaseResult& result, const DeviceBuffer& input,
+                      const std::vector<float>& original);
+
+// Appends one sentence to a case's reason and marks it failed.
+void fail_case(CaseResult& result, const std::string& reason);
+
+}  // namespace harness
+
+// LAB_CHECK(CopyMatrix, Correctness) { ... uses `check` ... }
+#define LAB_CHECK(suite, name)                                                \
+  static void suite##_##name##_check_body(::harness::Check& check);           \
+  TEST(suite, name) { ::harness::run_check(suite##_##name##_check_body); }   \
+  static void suite##_##name##_check_body(::harness::Check& check)

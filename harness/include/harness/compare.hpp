@@ -1,0 +1,27 @@
+// Comparison of a result matrix with the expected one. Host-only: it runs on what the GPU wrote,
+// copied back. NaN and Inf never pass, whatever the tolerance.
+#pragma once
+
+#include <vector>
+#include <string>
+
+#include "harness/record.hpp"
+
+namespace harness {
+
+struct CompareOptions {
+  int max_listed = 10;     // mismatches listed by position
+  int max_map_cells = 64;  // error map cells per side (large matrices are downsampled)
+};
+
+// Compares element by element. `tolerance` empty: exact equality; otherwise one absolute
+// tolerance per element (derived by the caller from K and |A|.|B|). Fills everything in the case
+// but its name; the verdict is pass when no element is wrong.
+CaseResult compare_matrices(const std::vector<float>& expected, const std::vector<float>& got,
+                            long long rows, long long cols, const std::vector<float>& tolerance = {},
+                            const CompareOptions& options = {});
+
+// One line for a student: how many are wrong, how many were never written, the first position.
+std::string describe_mismatches(const CaseResult& result);
+
+}  // namespace harness

@@ -1,0 +1,54 @@
+// A float buffer in device memory with guard zones on both sides: a kernel that writes past
+// either end changes a guard, and check_guards() says where. Owns its memory (RAII).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+#include <string>
+#include <vector>
+
+#include "harness/record.hpp"
+
+namespace harness {
+
+class DeviceBuffer {
+ public:
+  // `guard` elements before and after the payload.
+  DeviceBuffer(std::string name, std::size_t count, std::size_t guard);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  // A matrix buffer whose guards cover an overshoot of 64 rows: a grid with extra blocks and no
+  // bounds check writes there.
+  static DeviceBuffer matrix(std::string name, long long rows, long long cols);
+
+  float* data() { return payload_; }
+  const float* data() const { return payload_; }
+  std::size_t size() const { return count_; }
+  const std::string& name() const { return name_; }
+
+  void upload(const std::vector<float>& values);
+  std::vector<float> download() const;
+  // Nonzero values in [-1, 1) drawn from `seed` on the GPU: for sizes too large to fill from
+  // the host quickly (speed checks).
+  void fill_random(std::uint64_t seed);
+  // Every element NaN, so an element the kernel never writes cannot pass.
+  void poison();
+  // Writes found in the guard zones (at most `max_listed`), offsets relative to element 0.
+  std::vector<OutOfBoundsWrite> check_guards(std::size_t max_listed = 10) const;
+
+ private:
+  std::string name_;
+  std::size_t count_;
+  std::size_t guard_;
+  float* base_ = nullptr;  // start of the front guard
+  float* payload_ = nullptr;
+};
+
+// How many elements differ between two device buffers, counted on the GPU (for sizes too large
+// to copy back cheaply). NaN counts as different.
+long long count_differences_on_device(const float* a, const float* b, std::size_t count);
+
+}  // namespace harness

@@ -1,0 +1,38 @@
+// Points from verdicts. The spec decides what a check is worth; the record only says how the
+// check went, so a record can never award itself points.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/record.hpp"
+#include "harness/spec.hpp"
+
+namespace harness {
+
+struct CheckGrade {
+  const CheckSpec* spec = nullptr;
+  std::optional<CheckRecord> record;  // absent: the check did not run
+  Verdict verdict = Verdict::not_run;
+  double points = 0;
+  double max_points = 0;
+};
+
+struct LabGrade {
+  std::string lab;
+  std::string title;
+  std::vector<CheckGrade> checks;  // in spec order
+  double points = 0;
+  double max_points = 0;
+  std::vector<std::string> problems;  // records that were unreadable or belong to no check
+};
+
+// pass earns the check's points; fail earns points x fraction (partial credit, e.g. sizes
+// that were right); every other verdict earns nothing.
+double points_for(const CheckSpec& check, Verdict verdict, double fraction);
+
+LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
+                   std::vector<std::string> problems = {});
+
+}  // namespace harness

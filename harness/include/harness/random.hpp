@@ -1,0 +1,27 @@
+// Seeded inputs. Every run draws a fresh seed (printed, stored in the record) unless one is given,
+// so a failure can be replayed exactly. Host-only.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace harness {
+
+// The seed for this run: LAB_SEED from the environment or --seed (passed in), else a random one.
+// Throws std::invalid_argument when the given text is not a number.
+std::uint64_t choose_seed(std::optional<std::string_view> given);
+
+// A seed for one case of one check, so cases are independent of the order they run in.
+std::uint64_t derive_seed(std::uint64_t run_seed, std::string_view check, std::string_view label);
+
+// Uniform floats in [-1, 1) with no zeros: a zero output must never look like a correct one.
+std::vector<float> random_real_matrix(long long rows, long long cols, std::uint64_t seed);
+
+// Small integers from [low, high] with zeros replaced by `high`: sums of products stay exact in
+// float32, so results can be compared bit for bit.
+std::vector<float> random_integer_matrix(long long rows, long long cols, std::uint64_t seed,
+                                         int low = -4, int high = 4);
+
+}  // namespace harness

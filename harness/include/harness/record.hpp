@@ -1,0 +1,142 @@
+// The result record: one JSON file per check, written by the lab's test process and read by
+// labgrade to render reports and compute grades. Host-only (no CUDA) so the grader and the
+// report renderer can use it without a GPU.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace harness {
+
+inline constexpr int kRecordSchema = 1;
+
+// pass/fail are verdicts on the student's code; the others say the check could not judge it.
+enum class Verdict { pass, fail, error, skipped, inconclusive, not_measured, not_run };
+
+std::string_view to_string(Verdict verdict);
+Verdict verdict_from_string(std::string_view text);  // throws RecordError
+
+struct RecordError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One wrong element. Values are kept as text so NaN and Inf survive JSON.
+struct Mismatch {
+  long long row = 0;
+  long long col = 0;
+  std::string expected;
+  std::string got;
+};
+
+// A coarse picture of where the wrong elements are: the matrix is cut into cells of
+// cell_rows x cell_cols elements and each cell holds the share of its elements that are wrong.
+struct ErrorMap {
+  long long rows = 0;       // matrix size
+  long long cols = 0;
+  long long cell_rows = 1;  // elements per cell
+  long long cell_cols = 1;
+  int grid_rows = 0;        // cells
+  int grid_cols = 0;
+  std::vector<float> wrong_fraction;  // grid_rows * grid_cols, row-major
+};
+
+// A write that landed in a guard zone around a buffer.
+struct OutOfBoundsWrite {
+  std::string buffer;
+  long long offset = 0;  // elements from the buffer's first element (negative: before it)
+  std::string value;
+};
+
+// One size (or one scenario) within a check.
+struct CaseResult {
+  std::string name;  // e.g. "256x1024"
+  Verdict verdict = Verdict::pass;
+  std::string reason;
+  long long total = 0;       // elements compared
+  long long mismatches = 0;  // wrong elements (NaN included)
+  long long nan_count = 0;   // elements left NaN (never written, or computed as NaN)
+  double max_abs_error = 0;
+  double tolerance = 0;  // 0: compared exactly
+  std::vector<Mismatch> first_mismatches;
+  std::optional<ErrorMap> error_map;
+  std::vector<OutOfBoundsWrite> out_of_bounds;
+};
+
+// A speed measurement against a reference timed in the same run.
+struct Timing {
+  std::string size;
+  std::string rate_unit;  // "GB/s" or "GFLOP/s"
+  int repetitions = 0;
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  double spread = 0;  // (q3 - q1) / median
+  double rate = 0;
+  std::string reference_name;
+  double reference_median_ms = 0;
+  double reference_rate = 0;
+  double reference_spread = 0;
+  double ratio = 0;      // rate / reference_rate
+  double threshold = 0;  // ratio needed to pass
+};
+
+struct DeviceInfo {
+  std::string name;
+  std::string compute_capability;
+  std::string driver_version;
+  std::string runtime_version;
+  int sm_count = 0;
+  double memory_gib = 0;
+};
+
+struct CheckRecord {
+  int schema = kRecordSchema;
+  std::string lab;
+  std::string check;  // the spec's check id, e.g. "CopyMatrix.Correctness"
+  std::string kind;   // correctness, speed, structure
+  std::string title;
+  Verdict verdict = Verdict::not_run;
+  std::string reason;     // one line a student can act on
+  double fraction = 0;    // share of the check passed, 0..1 (partial credit)
+  std::uint64_t seed = 0;
+  std::string backend = "cuda";
+  std::string started_at;  // ISO 8601, UTC
+  double duration_s = 0;
+  std::string reproduce;  // a command that replays this check with the same seed
+  std::vector<std::string> notes;
+  std::vector<CaseResult> cases;
+  std::optional<Timing> timing;
+  std::optional<DeviceInfo> device;
+};
+
+void to_json(nlohmann::json& out, const CheckRecord& record);
+void from_json(const nlohmann::json& in, CheckRecord& record);
+
+// File name of a check's record inside a results folder.
+std::filesystem::path record_path(const std::filesystem::path& results_dir, std::string_view check);
+
+// Atomic write (temporary file, then rename) so a crash never leaves half a record.
+void write_record(const std::filesystem::path& results_dir, const CheckRecord& record);
+
+// Throws RecordError naming the file and what is wrong with it.
+CheckRecord read_record(const std::filesystem::path& file);
+
+// Every *.json record in a folder, sorted by check id; a folder that does not exist gives none.
+// Unreadable records are returned in `problems` instead of stopping the whole read.
+std::vector<CheckRecord> read_records(const std::filesystem::path& results_dir,
+                                      std::vector<std::string>* problems = nullptr);
+
+// Formats a float so that NaN/Inf read clearly and finite values round-trip.
+std::string format_value(float value);
+
+// The current time as ISO 8601 UTC, e.g. "2026-11-22T10:15:00Z".
+std::string utc_timestamp();
+
+}  // namespace harness

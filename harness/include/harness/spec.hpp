@@ -1,0 +1,68 @@
+// The lab spec: points, sizes and thresholds as data an instructor can edit (labs/labN-*/spec.json).
+// Host-only. Every problem with the file is reported as a SpecError naming the file and the field.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace harness {
+
+struct SpecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CheckSpec {
+  std::string id;     // "Group.Name": the GoogleTest name of the test that runs it
+  std::string kind;   // correctness, speed or structure
+  std::string title;  // one line for the report
+  double points = 0;
+  double timeout_s = 120;
+  nlohmann::json params;  // the whole entry, for the lab's own parameters
+  std::string source;     // the spec file, for messages
+
+  bool has(std::string_view key) const { return params.contains(std::string(key)); }
+
+  // A required parameter of the given type; throws SpecError naming the file, check and key.
+  template <class T>
+  T param(std::string_view key) const {
+    const auto it = params.find(std::string(key));
+    if (it == params.end()) {
+      throw SpecError(fmt::format("{}: check '{}' needs '{}'", source, id, key));
+    }
+    try {
+      return it->get<T>();
+    } catch (const nlohmann::json::exception&) {
+      throw SpecError(fmt::format("{}: check '{}': '{}' has the wrong type ({})", source, id, key,
+                                  it->dump()));
+    }
+  }
+
+  // Matrix sizes as [[rows, cols], ...]; every dimension must be >= 1.
+  std::vector<std::pair<int, int>> sizes(std::string_view key) const;
+  std::pair<int, int> size(std::string_view key) const;
+  // A positive number, e.g. a threshold; throws if absent, not a number or <= 0.
+  double positive(std::string_view key) const;
+};
+
+struct LabSpec {
+  std::string lab;    // "lab1"
+  std::string title;  // "Matrix copy"
+  std::string source;
+  std::vector<CheckSpec> checks;
+
+  double total_points() const;
+  const CheckSpec* find(std::string_view id) const;
+  const CheckSpec& at(std::string_view id) const;  // throws SpecError
+};
+
+LabSpec parse_spec(const nlohmann::json& document, const std::string& source);
+LabSpec load_spec(const std::filesystem::path& file);
+
+}  // namespace harness

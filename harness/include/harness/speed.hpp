@@ -1,0 +1,32 @@
+// Speed checks as ratios: the student's kernel against a reference timed in the same run, on the
+// same GPU, in alternation, so thresholds hold on any card.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "harness/check.hpp"
+#include "harness/record.hpp"
+#include "harness/timing.hpp"
+
+namespace harness {
+
+struct TimedWork {
+  std::string name;
+  std::function<void()> run;  // enqueues the work on the default stream
+  double work = 0;            // bytes moved (GB/s) or floating-point operations (GFLOP/s)
+};
+
+// Times both and fills a Timing with rates in `rate_unit` per second (1e9 units).
+Timing measure_against(const std::string& size, const std::string& rate_unit,
+                       const TimedWork& student, const TimedWork& reference,
+                       const TimingOptions& options);
+
+// Sets the check's timing and verdict: pass at ratio >= threshold; inconclusive (not failed) when
+// either measurement is too noisy to judge (a busy or throttling GPU).
+void judge_speed(Check& check, const Timing& timing, double threshold, double max_spread);
+
+// cudaMemcpy device to device of `bytes` from `source` to `destination`: the bandwidth reference.
+TimedWork memcpy_reference(const float* source, float* destination, std::size_t bytes);
+
+}  // namespace harness

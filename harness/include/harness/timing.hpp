@@ -1,0 +1,36 @@
+// Honest timing: CUDA events around each call, warm-up first, the median of many, the L2 cache
+// flushed before every timed call, and the functions timed in alternation so that clock changes
+// and heat affect the student's kernel and the reference alike.
+#pragma once
+
+#include <functional>
+#include <vector>
+#include <vector>
+
+namespace harness {
+
+struct TimingOptions {
+  int warmup = 3;
+  int repetitions = 30;
+  bool flush_l2 = true;
+};
+
+struct Measurement {
+  std::vector<double> samples_ms;
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  double q1_ms = 0;
+  double q3_ms = 0;
+  double spread() const;  // interquartile range over median: 0.02 means a tight measurement
+};
+
+// Summary statistics of a set of samples (host-only; unit-tested).
+Measurement summarize(std::vector<double> samples_ms);
+
+// Times every function `repetitions` times, taking turns: f0, f1, f0, f1, ...
+// Each function must only enqueue GPU work on the default stream.
+std::vector<Measurement> time_alternating(const std::vector<std::function<void()>>& functions,
+                                          const TimingOptions& options);
+
+}  // namespace harness

@@ -1,0 +1,213 @@
+#include "harness/check.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "harness/compare.hpp"
+#include "harness/cuda_check.hpp"
+#include "harness/random.hpp"
+
+namespace harness {
+namespace {
+
+std::string current_test_id() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return fmt::format("{}.{}", info->test_suite_name(), info->name());
+}
+
+// The full story for the terminal: the reason, then each failing case with its first mismatches.
+std::string failure_message(const CheckRecord& record) {
+  std::string text = fmt::format("{} [{}]: {}\n", record.check, to_string(record.verdict),
+                                 record.reason);
+  for (const auto& c : record.cases) {
+    if (c.verdict == Verdict::pass) continue;
+    text += fmt::format("  case {}: {}\n", c.name, c.reason);
+    for (const auto& m : c.first_mismatches) {
+      text += fmt::format("    (row {}, col {}): expected {}, got {}\n", m.row, m.col, m.expected,
+                          m.got);
+    }
+    for (const auto& w : c.out_of_bounds) {
+      text += fmt::format("    write outside {} at element offset {}: {}\n", w.buffer, w.offset,
+                          w.value);
+    }
+  }
+  text += fmt::format("  seed {}; replay: {}", record.seed, record.reproduce);
+  return text;
+}
+
+}  // namespace
+
+LabRun& lab_run() {
+  static LabRun run;
+  return run;
+}
+
+Check::Check(const CheckSpec& spec) : spec_(spec) {
+  const auto& run = lab_run();
+  record_.lab = run.spec.lab;
+  record_.check = spec.id;
+  record_.kind = spec.kind;
+  record_.title = spec.title;
+  record_.seed = run.seed;
+  record_.started_at = utc_timestamp();
+  record_.device = run.device;
+  record_.reproduce =
+      fmt::format("LAB_SEED={} {} --gtest_filter={}", run.seed, run.executable, spec.id);
+}
+
+std::uint64_t Check::seed_for(std::string_view label) const {
+  return derive_seed(lab_run().seed, spec_.id, label);
+}
+
+void Check::run_case(const std::string& name, const std::function<void(CaseResult&)>& body) {
+  CaseResult result;
+  result.name = name;
+  if (lab_run().context_lost) {
+    result.verdict = Verdict::not_run;
+    result.reason = "not run: an earlier kernel fault left the GPU unusable in this process";
+    record_.cases.push_back(std::move(result));
+    return;
+  }
+  try {
+    body(result);
+  } catch (const CudaError& error) {
+    if (is_sticky(error.code)) lab_run().context_lost = true;
+    fail_case(result, error.what());
+  }
+  record_.cases.push_back(std::move(result));
+}
+
+void Check::set_verdict(Verdict verdict, std::string reason) {
+  explicit_verdict_ = {verdict, std::move(reason)};
+}
+
+CheckRecord Check::finish(double duration_s) {
+  record_.duration_s = duration_s;
+  if (explicit_verdict_) {
+    record_.verdict = explicit_verdict_->first;
+    record_.reason = explicit_verdict_->second;
+    record_.fraction = record_.verdict == Verdict::pass ? 1.0 : 0.0;
+    return record_;
+  }
+  if (record_.cases.empty()) {
+    record_.verdict = Verdict::error;
+    record_.reason = "the check ran no cases (is the spec's size list empty?)";
+    return record_;
+  }
+  std::size_t passed = 0;
+  const CaseResult* first_failure = nullptr;
+  for (const auto& c : record_.cases) {
+    if (c.verdict == Verdict::pass) {
+      ++passed;
+    } else if (!first_failure) {
+      first_failure = &c;
+    }
+  }
+  record_.fraction = static_cast<double>(passed) / static_cast<double>(record_.cases.size());
+  if (!first_failure) {
+    record_.verdict = Verdict::pass;
+    record_.reason = fmt::format("all {} cases right", record_.cases.size());
+  } else {
+    record_.verdict = Verdict::fail;
+    record_.reason = fmt::format("{} of {} cases wrong; first: {}: {}",
+                                 record_.cases.size() - passed, record_.cases.size(),
+                                 first_failure->name, first_failure->reason);
+  }
+  return record_;
+}
+
+void run_check(const std::function<void(Check&)>& body) {
+  auto& run = lab_run();
+  const auto id = current_test_id();
+  const CheckSpec* spec = run.spec.find(id);
+  if (!spec) {
+    FAIL() << id << " has no entry in " << run.spec.source << " (the tests and the spec disagree)";
+  }
+  Check check(*spec);
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<CheckRecord> record;
+  if (!run.gpu_unavailable.empty()) {
+    check.set_verdict(Verdict::skipped, run.gpu_unavailable);
+  } else {
+    try {
+      body(check);
+    } catch (const SpecError& error) {
+      check.set_verdict(Verdict::error, fmt::format("the lab spec is wrong: {}", error.what()));
+    } catch (const CudaError& error) {
+      if (is_sticky(error.code)) run.context_lost = true;
+      check.set_verdict(Verdict::fail, error.what());
+    } catch (const std::exception& error) {
+      check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));
+    }
+  }
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
+  record = check.finish(elapsed.count());
+  try {
+    write_record(run.results_dir, *record);
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "could not write the result record: " << error.what();
+  }
+  switch (record->verdict) {
+    case Verdict::pass:
+      std::printf("%s: pass: %s\n", record->check.c_str(), record->reason.c_str());
+      break;
+    case Verdict::skipped:
+      GTEST_SKIP() << record->reason;
+    default:
+      ADD_FAILURE() << failure_message(*record);
+  }
+}
+
+void fail_case(CaseResult& result, const std::string& reason) {
+  result.verdict = Verdict::fail;
+  result.reason = result.reason.empty() ? reason : result.reason + "; " + reason;
+}
+
+void expect_matrix(CaseResult& result, const std::vector<float>& expected, const DeviceBuffer& got,
+                   long long rows, long long cols, const std::vector<float>& tolerance) {
+  const auto values = got.download();
+  CaseResult comparison = compare_matrices(expected, values, rows, cols, tolerance);
+  result.total = comparison.total;
+  result.mismatches = comparison.mismatches;
+  result.nan_count = comparison.nan_count;
+  result.max_abs_error = comparison.max_abs_error;
+  result.tolerance = comparison.tolerance;
+  result.first_mismatches = std::move(comparison.first_mismatches);
+  result.error_map = std::move(comparison.error_map);
+  if (comparison.verdict != Verdict::pass) fail_case(result, comparison.reason);
+}
+
+void expect_guards_intact(CaseResult& result, const DeviceBuffer& buffer, long long cols) {
+  auto writes = buffer.check_guards();
+  if (writes.empty()) return;
+  const auto& first = writes.front();
+  const long long size = static_cast<long long>(buffer.size());
+  std::string where;
+  if (first.offset < 0) {
+    where = fmt::format("{} elements before its start", -first.offset);
+  } else {
+    const long long past = first.offset - size;
+    where = fmt::format("{} elements past its end (as if row {}, col {})", past + 1,
+                        first.offset / cols, first.offset % cols);
+  }
+  fail_case(result, fmt::format("wrote outside {}: {} (check the bounds guard)", buffer.name(),
+                                where));
+  result.out_of_bounds.insert(result.out_of_bounds.end(), writes.begin(), writes.end());
+}
+
+void expect_unchanged(CaseResult& result, const DeviceBuffer& input,
+                      const std::vector<float>& original) {
+  const auto now = input.download();
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (!(now[i] == original[i])) {
+      fail_case(result, fmt::format("the input {} was changed (first at element {}: was {}, now "
+                                    "{}); are the arguments swapped?",
+                                    input.name(), i, format_value(original[i]),
+                                    format_value(now[i])));
+      return;
+    }
+  }
+}
+
+}  // namespace harness

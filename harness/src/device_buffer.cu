@@ -1,0 +1,122 @@
+#include "harness/device_buffer.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "harness/cuda_check.hpp"
+
+namespace harness {
+namespace {
+
+// memset byte patterns: 0xFF gives a NaN in every float; 0xA5 gives 0xA5A5A5A5, a value no
+// correct kernel writes by chance.
+constexpr int kPoisonByte = 0xFF;
+constexpr int kGuardByte = 0xA5;
+
+__global__ void count_differences_kernel(const float* a, const float* b, std::size_t count,
+                                         unsigned long long* differences) {
+  unsigned long long local = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    if (!(a[i] == b[i])) ++local;  // NaN != NaN
+  }
+  if (local) atomicAdd(differences, local);
+}
+
+// SplitMix64 of the index: a different, reproducible value per element.
+__global__ void fill_random_kernel(float* values, std::size_t count, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    std::uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    const float unit = static_cast<float>(z >> 40) / static_cast<float>(1 << 24);  // [0, 1)
+    values[i] = unit * 2.0f - 1.0f == 0.0f ? 0.5f : unit * 2.0f - 1.0f;
+  }
+}
+
+}  // namespace
+
+void DeviceBuffer::fill_random(std::uint64_t seed) {
+  fill_random_kernel<<<1024, 256>>>(payload_, count_, seed);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+DeviceBuffer::DeviceBuffer(std::string name, std::size_t count, std::size_t guard)
+    : name_(std::move(name)), count_(count), guard_(guard) {
+  const std::size_t bytes = (count_ + 2 * guard_) * sizeof(float);
+  CUDA_CHECK(cudaMalloc(&base_, bytes));
+  payload_ = base_ + guard_;
+  CUDA_CHECK(cudaMemset(base_, kGuardByte, bytes));
+  poison();
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (base_) cudaFree(base_);  // no throw from a destructor; a sticky error is reported elsewhere
+}
+
+DeviceBuffer DeviceBuffer::matrix(std::string name, long long rows, long long cols) {
+  const auto count = static_cast<std::size_t>(rows * cols);
+  const auto guard = std::max<std::size_t>(4096, static_cast<std::size_t>(64 * (cols + 1)));
+  return DeviceBuffer(std::move(name), count, guard);
+}
+
+void DeviceBuffer::upload(const std::vector<float>& values) {
+  if (values.size() != count_) {
+    throw std::invalid_argument(
+        fmt::format("{}: upload of {} values into {} elements", name_, values.size(), count_));
+  }
+  CUDA_CHECK(cudaMemcpy(payload_, values.data(), count_ * sizeof(float), cudaMemcpyHostToDevice));
+}
+
+std::vector<float> DeviceBuffer::download() const {
+  std::vector<float> values(count_);
+  CUDA_CHECK(cudaMemcpy(values.data(), payload_, count_ * sizeof(float), cudaMemcpyDeviceToHost));
+  return values;
+}
+
+void DeviceBuffer::poison() {
+  CUDA_CHECK(cudaMemset(payload_, kPoisonByte, count_ * sizeof(float)));
+}
+
+std::vector<OutOfBoundsWrite> DeviceBuffer::check_guards(std::size_t max_listed) const {
+  std::vector<OutOfBoundsWrite> writes;
+  std::vector<float> guard(guard_);
+  std::uint32_t pattern;
+  std::memset(&pattern, kGuardByte, sizeof pattern);
+  const auto scan = [&](const float* start, long long first_offset) {
+    CUDA_CHECK(cudaMemcpy(guard.data(), start, guard_ * sizeof(float), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < guard_ && writes.size() < max_listed; ++i) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &guard[i], sizeof bits);
+      if (bits != pattern) {
+        writes.push_back({name_, first_offset + static_cast<long long>(i), format_value(guard[i])});
+      }
+    }
+  };
+  scan(base_, -static_cast<long long>(guard_));
+  scan(payload_ + count_, static_cast<long long>(count_));
+  return writes;
+}
+
+long long count_differences_on_device(const float* a, const float* b, std::size_t count) {
+  unsigned long long* differences = nullptr;
+  CUDA_CHECK(cudaMalloc(&differences, sizeof *differences));
+  CUDA_CHECK(cudaMemset(differences, 0, sizeof *differences));
+  count_differences_kernel<<<1024, 256>>>(a, b, count, differences);
+  unsigned long long result = 0;
+  const cudaError_t status = cudaGetLastError();
+  const cudaError_t copy =
+      cudaMemcpy(&result, differences, sizeof result, cudaMemcpyDeviceToHost);
+  cudaFree(differences);
+  CUDA_CHECK(status);
+  CUDA_CHECK(copy);
+  return static_cast<long long>(result);
+}
+
+}  // namespace harness

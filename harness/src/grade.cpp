@@ -1,0 +1,57 @@
+#include "harness/grade.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace harness {
+
+double points_for(const CheckSpec& check, Verdict verdict, double fraction) {
+  switch (verdict) {
+    case Verdict::pass:
+      return check.points;
+    case Verdict::fail:
+      // Round to hundredths so a report never shows 3.3333333 points.
+      return std::round(check.points * std::clamp(fraction, 0.0, 1.0) * 100.0) / 100.0;
+    default:
+      return 0;
+  }
+}
+
+LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
+                   std::vector<std::string> problems) {
+  LabGrade grade;
+  grade.lab = spec.lab;
+  grade.title = spec.title;
+  grade.problems = std::move(problems);
+  for (const auto& check : spec.checks) {
+    CheckGrade entry;
+    entry.spec = &check;
+    entry.max_points = check.points;
+    const auto it = std::find_if(records.begin(), records.end(),
+                                 [&](const auto& r) { return r.check == check.id; });
+    if (it != records.end()) {
+      if (!it->lab.empty() && it->lab != spec.lab) {
+        grade.problems.push_back(fmt::format("record for {} names lab '{}', expected '{}'",
+                                             check.id, it->lab, spec.lab));
+      } else {
+        entry.record = *it;
+        entry.verdict = it->verdict;
+        entry.points = points_for(check, it->verdict, it->fraction);
+      }
+    }
+    grade.points += entry.points;
+    grade.max_points += entry.max_points;
+    grade.checks.push_back(std::move(entry));
+  }
+  for (const auto& record : records) {
+    if (!spec.find(record.check)) {
+      grade.problems.push_back(
+          fmt::format("a result for '{}', which is not a check of {}", record.check, spec.lab));
+    }
+  }
+  return grade;
+}
+
+}  // namespace harness

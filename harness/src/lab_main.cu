@@ -1,0 +1,131 @@
+// main() of every lab's test program. Usage:
+//   labN [--seed N] [--results-dir DIR] [--spec FILE] [GoogleTest flags, e.g. --gtest_filter=X]
+// Exit status: 0 every selected check passed, 1 a check failed, 2 bad arguments or lab spec,
+// 77 no GPU (every check skipped: ctest shows them as skipped, graders count them as not passed).
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "harness/check.hpp"
+#include "harness/device_info.hpp"
+#include "harness/random.hpp"
+
+#ifndef LAB_SPEC_PATH
+#error "LAB_SPEC_PATH must name the lab's spec.json"
+#endif
+#ifndef LAB_RESULTS_DIR
+#error "LAB_RESULTS_DIR must name the default results folder"
+#endif
+
+namespace {
+
+constexpr int kExitBadSetup = 2;
+constexpr int kExitSkipped = 77;
+
+struct Options {
+  std::optional<std::string> seed;
+  std::string results_dir = LAB_RESULTS_DIR;
+  std::string spec = LAB_SPEC_PATH;
+};
+
+std::optional<Options> parse_options(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const auto value = [&](std::string_view flag) -> std::optional<std::string> {
+      if (arg.rfind(std::string(flag) + "=", 0) == 0) return std::string(arg.substr(flag.size() + 1));
+      if (arg == flag && i + 1 < argc) return std::string(argv[++i]);
+      return std::nullopt;
+    };
+    if (auto v = value("--seed")) {
+      options.seed = *v;
+    } else if (auto v = value("--results-dir")) {
+      options.results_dir = *v;
+    } else if (auto v = value("--spec")) {
+      options.spec = *v;
+    } else {
+      std::fprintf(stderr, "unknown argument '%s'\nusage: %s [--seed N] [--results-dir DIR] "
+                   "[--spec FILE] [--gtest_filter=Suite.Name]\n", argv[i], argv[0]);
+      return std::nullopt;
+    }
+  }
+  return options;
+}
+
+// The tests compiled in and the checks in the spec must be the same set, or points would be
+// given for checks that never run (or checks would run for no points).
+bool tests_match_spec(const harness::LabSpec& spec) {
+  std::set<std::string> compiled;
+  const auto* unit = ::testing::UnitTest::GetInstance();
+  for (int s = 0; s < unit->total_test_suite_count(); ++s) {
+    const auto* suite = unit->GetTestSuite(s);
+    for (int t = 0; t < suite->total_test_count(); ++t) {
+      compiled.insert(fmt::format("{}.{}", suite->name(), suite->GetTestInfo(t)->name()));
+    }
+  }
+  bool ok = true;
+  for (const auto& check : spec.checks) {
+    if (!compiled.erase(check.id)) {
+      std::fprintf(stderr, "%s: check '%s' has no test in this program\n", spec.source.c_str(),
+                   check.id.c_str());
+      ok = false;
+    }
+  }
+  for (const auto& id : compiled) {
+    std::fprintf(stderr, "%s: the test '%s' has no entry in the spec\n", spec.source.c_str(),
+                 id.c_str());
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);  // takes out the --gtest_ flags
+  const auto options = parse_options(argc, argv);
+  if (!options) return kExitBadSetup;
+
+  auto& run = harness::lab_run();
+  try {
+    run.spec = harness::load_spec(options->spec);
+    run.seed = harness::choose_seed(options->seed ? std::optional<std::string_view>(*options->seed)
+                                                  : std::nullopt);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+    return kExitBadSetup;
+  }
+  if (!tests_match_spec(run.spec)) return kExitBadSetup;
+  run.results_dir = options->results_dir;
+  run.executable = std::filesystem::absolute(argv[0]).lexically_normal().string();
+
+  run.gpu_unavailable = harness::gpu_unavailable_reason();
+  if (run.gpu_unavailable.empty()) {
+    try {
+      run.device = harness::query_device();
+    } catch (const std::exception& error) {
+      run.gpu_unavailable = error.what();
+    }
+  }
+  std::printf("%s (%s): seed %llu (replay with LAB_SEED=%llu or --seed %llu)\n",
+              run.spec.lab.c_str(), run.spec.title.c_str(),
+              static_cast<unsigned long long>(run.seed), static_cast<unsigned long long>(run.seed),
+              static_cast<unsigned long long>(run.seed));
+  if (run.device) {
+    std::printf("GPU: %s (compute capability %s, driver %s)\n", run.device->name.c_str(),
+                run.device->compute_capability.c_str(), run.device->driver_version.c_str());
+  } else {
+    std::printf("SKIPPED: %s; the checks need an NVIDIA GPU\n", run.gpu_unavailable.c_str());
+  }
+  std::fflush(stdout);
+
+  const int status = RUN_ALL_TESTS();
+  if (!run.gpu_unavailable.empty()) return kExitSkipped;
+  return status == 0 ? 0 : 1;
+}

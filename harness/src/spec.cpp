@@ -1,0 +1,151 @@
+#include "harness/spec.hpp"
+
+#include <fstream>
+#include <set>
+
+namespace harness {
+namespace {
+
+using nlohmann::json;
+
+bool is_valid_check_id(const std::string& id) {
+  // GoogleTest "Suite.Name", each part an identifier, so the id can be a --gtest_filter and a
+  // file name.
+  const auto dot = id.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == id.size()) return false;
+  if (id.find('.', dot + 1) != std::string::npos) return false;
+  for (char ch : id) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '_' || ch == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::pair<int, int> read_size(const json& value, const std::string& where) {
+  if (!value.is_array() || value.size() != 2 || !value[0].is_number_integer() ||
+      !value[1].is_number_integer()) {
+    throw SpecError(fmt::format("{}: expected [rows, cols], got {}", where, value.dump()));
+  }
+  const long long rows = value[0].get<long long>();
+  const long long cols = value[1].get<long long>();
+  if (rows < 1 || cols < 1 || rows > (1LL << 20) || cols > (1LL << 20)) {
+    throw SpecError(fmt::format("{}: sizes must be between 1 and 1048576, got {}", where,
+                                value.dump()));
+  }
+  return {static_cast<int>(rows), static_cast<int>(cols)};
+}
+
+}  // namespace
+
+std::vector<std::pair<int, int>> CheckSpec::sizes(std::string_view key) const {
+  const auto list = param<json>(key);
+  const auto where = fmt::format("{}: check '{}': '{}'", source, id, key);
+  if (!list.is_array() || list.empty()) {
+    throw SpecError(fmt::format("{}: expected a non-empty list of [rows, cols]", where));
+  }
+  std::vector<std::pair<int, int>> out;
+  for (const auto& entry : list) out.push_back(read_size(entry, where));
+  return out;
+}
+
+std::pair<int, int> CheckSpec::size(std::string_view key) const {
+  return read_size(param<json>(key), fmt::format("{}: check '{}': '{}'", source, id, key));
+}
+
+double CheckSpec::positive(std::string_view key) const {
+  const auto value = param<json>(key);
+  if (!value.is_number() || value.get<double>() <= 0) {
+    throw SpecError(fmt::format("{}: check '{}': '{}' must be a number > 0, got {}", source, id,
+                                key, value.dump()));
+  }
+  return value.get<double>();
+}
+
+double LabSpec::total_points() const {
+  double total = 0;
+  for (const auto& check : checks) total += check.points;
+  return total;
+}
+
+const CheckSpec* LabSpec::find(std::string_view id) const {
+  for (const auto& check : checks) {
+    if (check.id == id) return &check;
+  }
+  return nullptr;
+}
+
+const CheckSpec& LabSpec::at(std::string_view id) const {
+  if (const auto* check = find(id)) return *check;
+  throw SpecError(fmt::format("{}: no check '{}' (the test and the spec disagree)", source, id));
+}
+
+LabSpec parse_spec(const json& document, const std::string& source) {
+  if (!document.is_object()) throw SpecError(fmt::format("{}: must be a JSON object", source));
+  LabSpec spec;
+  spec.source = source;
+  const auto text_field = [&](const json& object, const char* key, const std::string& where) {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_string() || it->get<std::string>().empty()) {
+      throw SpecError(fmt::format("{}: {} needs a non-empty string '{}'", source, where, key));
+    }
+    return it->get<std::string>();
+  };
+  spec.lab = text_field(document, "lab", "the spec");
+  spec.title = text_field(document, "title", "the spec");
+  const auto checks = document.find("checks");
+  if (checks == document.end() || !checks->is_array() || checks->empty()) {
+    throw SpecError(fmt::format("{}: needs a non-empty list 'checks'", source));
+  }
+  std::set<std::string> seen;
+  for (const auto& entry : *checks) {
+    if (!entry.is_object()) {
+      throw SpecError(fmt::format("{}: every entry of 'checks' must be an object", source));
+    }
+    CheckSpec check;
+    check.source = source;
+    check.params = entry;
+    check.id = text_field(entry, "id", "every check");
+    const auto where = fmt::format("check '{}'", check.id);
+    if (!is_valid_check_id(check.id)) {
+      throw SpecError(fmt::format("{}: {}: the id must look like Group.Name (letters, digits, _)",
+                                  source, where));
+    }
+    if (!seen.insert(check.id).second) {
+      throw SpecError(fmt::format("{}: {} appears twice", source, where));
+    }
+    check.kind = text_field(entry, "kind", where);
+    if (check.kind != "correctness" && check.kind != "speed" && check.kind != "structure") {
+      throw SpecError(fmt::format("{}: {}: kind must be correctness, speed or structure, not '{}'",
+                                  source, where, check.kind));
+    }
+    check.title = text_field(entry, "title", where);
+    const auto points = entry.find("points");
+    if (points == entry.end() || !points->is_number() || points->get<double>() < 0) {
+      throw SpecError(fmt::format("{}: {}: 'points' must be a number >= 0", source, where));
+    }
+    check.points = points->get<double>();
+    if (const auto timeout = entry.find("timeout_s"); timeout != entry.end()) {
+      if (!timeout->is_number() || timeout->get<double>() <= 0) {
+        throw SpecError(fmt::format("{}: {}: 'timeout_s' must be a number > 0", source, where));
+      }
+      check.timeout_s = timeout->get<double>();
+    }
+    spec.checks.push_back(std::move(check));
+  }
+  return spec;
+}
+
+LabSpec load_spec(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw SpecError(fmt::format("{}: cannot open the lab spec", file.string()));
+  json document;
+  try {
+    document = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw SpecError(fmt::format("{}: not valid JSON: {}", file.string(), e.what()));
+  }
+  return parse_spec(document, file.string());
+}
+
+}  // namespace harness

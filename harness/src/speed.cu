@@ -1,0 +1,64 @@
+#include "harness/speed.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "harness/cuda_check.hpp"
+
+namespace harness {
+
+Timing measure_against(const std::string& size, const std::string& rate_unit,
+                       const TimedWork& student, const TimedWork& reference,
+                       const TimingOptions& options) {
+  // Reference first in each round; both see the same flushed cache and the same clocks.
+  const std::vector<std::function<void()>> functions{reference.run, student.run};
+  const auto measured = time_alternating(functions, options);
+  const auto& ref = measured[0];
+  const auto& own = measured[1];
+  Timing t;
+  t.size = size;
+  t.rate_unit = rate_unit;
+  t.repetitions = static_cast<int>(own.samples_ms.size());
+  t.median_ms = own.median_ms;
+  t.min_ms = own.min_ms;
+  t.max_ms = own.max_ms;
+  t.spread = own.spread();
+  t.rate = student.work / (own.median_ms * 1e-3) / 1e9;
+  t.reference_name = reference.name;
+  t.reference_median_ms = ref.median_ms;
+  t.reference_spread = ref.spread();
+  t.reference_rate = reference.work / (ref.median_ms * 1e-3) / 1e9;
+  t.ratio = t.reference_rate > 0 ? t.rate / t.reference_rate : 0;
+  return t;
+}
+
+void judge_speed(Check& check, const Timing& timing, double threshold, double max_spread) {
+  Timing judged = timing;
+  judged.threshold = threshold;
+  check.set_timing(judged);
+  const double spread = std::max(timing.spread, timing.reference_spread);
+  if (spread > max_spread) {
+    check.set_verdict(Verdict::inconclusive,
+                      fmt::format("timings varied too much to judge (spread {:.0f}% > {:.0f}%): "
+                                  "the GPU may be busy or throttling; re-run",
+                                  spread * 100, max_spread * 100));
+    return;
+  }
+  const auto summary =
+      fmt::format("{:.0f} {} = {:.0f}% of {} ({:.0f} {}); needs {:.0f}%", timing.rate,
+                  timing.rate_unit, timing.ratio * 100, timing.reference_name,
+                  timing.reference_rate, timing.rate_unit, threshold * 100);
+  check.set_verdict(timing.ratio >= threshold ? Verdict::pass : Verdict::fail, summary);
+}
+
+TimedWork memcpy_reference(const float* source, float* destination, std::size_t bytes) {
+  return {"cudaMemcpy device to device",
+          [=] {
+            CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice));
+          },
+          2.0 * static_cast<double>(bytes)};
+}
+
+}  // namespace harness

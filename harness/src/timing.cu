@@ -1,0 +1,87 @@
+#include "harness/timing.hpp"
+
+#include <algorithm>
+
+#include "harness/cuda_check.hpp"
+
+namespace harness {
+namespace {
+
+// Writing a buffer twice the size of L2 evicts whatever the previous call left there, so no
+// call starts with a warm cache the other did not have.
+class L2Flusher {
+ public:
+  L2Flusher() {
+    int device = 0;
+    int l2_bytes = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(l2_bytes), 1 << 20);
+    CUDA_CHECK(cudaMalloc(&scratch_, bytes_));
+  }
+  ~L2Flusher() { cudaFree(scratch_); }
+  L2Flusher(const L2Flusher&) = delete;
+  L2Flusher& operator=(const L2Flusher&) = delete;
+  void flush() { CUDA_CHECK(cudaMemsetAsync(scratch_, ++round_, bytes_)); }
+
+ private:
+  void* scratch_ = nullptr;
+  std::size_t bytes_ = 0;
+  unsigned char round_ = 0;
+};
+
+class EventPair {
+ public:
+  EventPair() {
+    CUDA_CHECK(cudaEventCreate(&start_));
+    CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventPair() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  double time_ms(const std::function<void()>& function) {
+    CUDA_CHECK(cudaEventRecord(start_));
+    function();
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventRecord(stop_));
+    CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_{};
+  cudaEvent_t stop_{};
+};
+
+}  // namespace
+
+std::vector<Measurement> time_alternating(const std::vector<std::function<void()>>& functions,
+                                          const TimingOptions& options) {
+  L2Flusher flusher;
+  EventPair events;
+  for (int round = 0; round < options.warmup; ++round) {
+    for (const auto& function : functions) {
+      function();
+      CUDA_CHECK(cudaGetLastError());
+    }
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  std::vector<std::vector<double>> samples(functions.size());
+  for (int round = 0; round < std::max(1, options.repetitions); ++round) {
+    for (std::size_t f = 0; f < functions.size(); ++f) {
+      if (options.flush_l2) flusher.flush();
+      samples[f].push_back(events.time_ms(functions[f]));
+    }
+  }
+  std::vector<Measurement> measurements;
+  for (auto& s : samples) measurements.push_back(summarize(std::move(s)));
+  return measurements;
+}
+
+}  // namespace harness

@@ -1,0 +1,183 @@
+// Lab 1's graded checks. Each LAB_CHECK matches an entry of ../spec.json, which gives its points,
+// sizes and thresholds.
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "harness/check.hpp"
+#include "harness/cuda_check.hpp"
+#include "harness/launch_recorder.hpp"
+#include "harness/random.hpp"
+#include "harness/speed.hpp"
+#include "lab1.h"
+
+namespace {
+
+using harness::CaseResult;
+using harness::Check;
+using harness::DeviceBuffer;
+using harness::Verdict;
+
+using CopyLauncher = void (*)(const float*, float*, int, int);
+
+// Every size in the spec: random input, NaN-poisoned output with guard zones; the copy must be
+// exact, leave the input alone and write nothing outside the output.
+void check_copies_exactly(Check& check, CopyLauncher copy, const char* name) {
+  for (const auto& size : check.spec().sizes("sizes")) {
+    const int rows = size.first;
+    const int cols = size.second;
+    const auto label = fmt::format("{}x{}", rows, cols);
+    check.run_case(label, [&](CaseResult& result) {
+      const auto values = harness::random_real_matrix(rows, cols, check.seed_for(label));
+      auto in = DeviceBuffer::matrix("in", rows, cols);
+      auto out = DeviceBuffer::matrix("out", rows, cols);
+      in.upload(values);
+      copy(in.data(), out.data(), rows, cols);
+      harness::synchronize_after(fmt::format("{}(in, out, {}, {})", name, rows, cols));
+      harness::expect_matrix(result, values, out, rows, cols);
+      harness::expect_guards_intact(result, out, cols);
+      harness::expect_guards_intact(result, in, cols);
+      harness::expect_unchanged(result, in, values);
+    });
+  }
+}
+
+struct ObservedLaunch {
+  harness::RecordedActivity activity;
+  long long threads = 0;
+  bool output_right = false;
+};
+
+// Runs the launcher once under the launch recorder. Returns nothing (and sets the verdict) when
+// the launches cannot be judged.
+std::optional<ObservedLaunch> observe_launch(Check& check, CopyLauncher copy, const char* name) {
+  const auto [rows, cols] = check.spec().size("size");
+  auto in = DeviceBuffer::matrix("in", rows, cols);
+  auto out = DeviceBuffer::matrix("out", rows, cols);
+  in.fill_random(check.seed_for("input"));
+
+  harness::LaunchRecorder recorder;
+  if (!recorder.unavailable_reason().empty()) {
+    check.set_verdict(Verdict::error, recorder.unavailable_reason());
+    return std::nullopt;
+  }
+  copy(in.data(), out.data(), rows, cols);
+  harness::synchronize_after(fmt::format("{}(in, out, {}, {})", name, rows, cols));
+  ObservedLaunch observed;
+  observed.activity = recorder.stop();
+  for (const auto& launch : observed.activity.kernels) {
+    observed.threads += launch.threads();
+    check.note("launched " + harness::describe_launch(launch));
+  }
+  observed.output_right =
+      harness::count_differences_on_device(in.data(), out.data(), in.size()) == 0;
+
+  if (observed.activity.memory_copies > 0) {
+    check.set_verdict(Verdict::fail, fmt::format("{} calls cudaMemcpy: the copy must be done by "
+                                                 "your kernel",
+                                                 name));
+    return std::nullopt;
+  }
+  if (observed.activity.kernels.empty()) {
+    check.set_verdict(Verdict::fail, fmt::format("{} launched no kernel", name));
+    return std::nullopt;
+  }
+  if (!observed.output_right) {
+    check.set_verdict(Verdict::fail, fmt::format("the {}x{} copy is wrong, so its launch shape "
+                                                 "is not graded: fix correctness first",
+                                                 rows, cols));
+    return std::nullopt;
+  }
+  return observed;
+}
+
+// Times the launcher against cudaMemcpy of the same bytes, on fresh buffers, after checking that
+// it copies right at this size (a kernel that does nothing would otherwise be the fastest).
+void check_copy_speed(Check& check, CopyLauncher copy, const char* name) {
+  const int rows = check.spec().size("size").first;
+  const int cols = check.spec().size("size").second;
+  const double threshold = check.spec().positive("min_share_of_memcpy");
+  const double max_spread = check.spec().positive("max_spread");
+  harness::TimingOptions options;
+  options.repetitions = check.spec().param<int>("repetitions");
+
+  auto in = DeviceBuffer::matrix("in", rows, cols);
+  auto out = DeviceBuffer::matrix("out", rows, cols);
+  auto reference_out = DeviceBuffer("reference_out", in.size(), 0);
+  in.fill_random(check.seed_for("input"));
+  const auto size = fmt::format("{}x{}", rows, cols);
+  const auto call = fmt::format("{}(in, out, {}, {})", name, rows, cols);
+
+  const auto copies_right = [&] {
+    return harness::count_differences_on_device(in.data(), out.data(), in.size()) == 0 &&
+           out.check_guards().empty();
+  };
+  copy(in.data(), out.data(), rows, cols);
+  harness::synchronize_after(call);
+  if (!copies_right()) {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("the {} copy is wrong, so its speed is not graded", size));
+    return;
+  }
+  out.poison();
+
+  const std::size_t bytes = in.size() * sizeof(float);
+  const harness::TimedWork student{name, [&] { copy(in.data(), out.data(), rows, cols); },
+                                   2.0 * static_cast<double>(bytes)};
+  const auto timing = harness::measure_against(
+      size, "GB/s", student, harness::memcpy_reference(in.data(), reference_out.data(), bytes),
+      options);
+  harness::synchronize_after(call);
+  if (!copies_right()) {
+    check.set_verdict(Verdict::fail, fmt::format("the {} copy was wrong in the timed runs", size));
+    return;
+  }
+  harness::judge_speed(check, timing, threshold, max_spread);
+}
+
+}  // namespace
+
+LAB_CHECK(CopyMatrix, Correctness) { check_copies_exactly(check, copy_matrix, "copy_matrix"); }
+
+LAB_CHECK(CopyMatrix, OneThreadPerElement) {
+  const auto observed = observe_launch(check, copy_matrix, "copy_matrix");
+  if (!observed) return;
+  const auto [rows, cols] = check.spec().size("size");
+  const long long elements = 1LL * rows * cols;
+  if (observed->threads >= elements) {
+    check.set_verdict(Verdict::pass, fmt::format("{} threads for {} elements", observed->threads,
+                                                 elements));
+  } else {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("{} threads for {} elements: one thread per element needs a "
+                                  "grid that covers the whole matrix",
+                                  observed->threads, elements));
+  }
+}
+
+LAB_CHECK(CopyMatrix, Speed) { check_copy_speed(check, copy_matrix, "copy_matrix"); }
+
+LAB_CHECK(CopyMatrixStrided, Correctness) {
+  check_copies_exactly(check, copy_matrix_strided, "copy_matrix_strided");
+}
+
+LAB_CHECK(CopyMatrixStrided, ElementsPerThread) {
+  const auto observed = observe_launch(check, copy_matrix_strided, "copy_matrix_strided");
+  if (!observed) return;
+  const auto [rows, cols] = check.spec().size("size");
+  const double needed = check.spec().positive("min_elements_per_thread");
+  const double per_thread = static_cast<double>(rows) * cols / static_cast<double>(observed->threads);
+  const auto summary = fmt::format("{} threads for {}x{} elements: {:.2f} elements per thread",
+                                   observed->threads, rows, cols, per_thread);
+  if (per_thread >= needed) {
+    check.set_verdict(Verdict::pass, summary);
+  } else {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("{}; needs {} or more (make the grid shorter in y)", summary,
+                                  needed));
+  }
+}
+
+LAB_CHECK(CopyMatrixStrided, Speed) {
+  check_copy_speed(check, copy_matrix_strided, "copy_matrix_strided");
+}
