@@ -75,11 +75,17 @@ function(add_lab folder)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}")
   file(GLOB test_sources CONFIGURE_DEPENDS "${lab_dir}/tests/*.cu")
 
-  add_executable(${lab} EXCLUDE_FROM_ALL "${kernel}" ${test_sources}
-                 "${PROJECT_SOURCE_DIR}/harness/src/lab_main.cu")
-  target_include_directories(${lab} PRIVATE "${lab_dir}")
-  target_compile_definitions(${lab} PRIVATE LAB_SPEC_PATH="${spec}" LAB_RESULTS_DIR="${results}")
-  target_link_libraries(${lab} PRIVATE harness)
+  # The checks are compiled once and linked with each kernel: the student's (or the solution),
+  # and in self-test builds the starter and the known-wrong kernels.
+  add_library(${lab}_checks OBJECT EXCLUDE_FROM_ALL ${test_sources}
+              "${PROJECT_SOURCE_DIR}/harness/src/lab_main.cu")
+  target_include_directories(${lab}_checks PUBLIC "${lab_dir}")
+  target_compile_definitions(${lab}_checks PRIVATE LAB_SPEC_PATH="${spec}"
+                                                   LAB_RESULTS_DIR="${results}")
+  target_link_libraries(${lab}_checks PUBLIC harness)
+
+  add_executable(${lab} EXCLUDE_FROM_ALL "${kernel}")
+  target_link_libraries(${lab} PRIVATE ${lab}_checks)
   # The report needs labgrade: `make labN` builds both.
   add_dependencies(${lab} labgrade)
 
@@ -110,6 +116,58 @@ function(add_lab folder)
     FIXTURES_CLEANUP ${lab} LABELS "${lab};report" SKIP_RETURN_CODE 77)
 
   set_property(GLOBAL APPEND PROPERTY LABS_ALL_LABS ${lab})
+  if(TARGET all_labs)
+    add_dependencies(all_labs ${lab})
+  endif()
+  if(LABS_BUILD_SELF_TESTS)
+    _labs_add_must_fail_tests(${lab} "${lab_dir}" "${ids}" "${kinds}")
+  endif()
+endfunction()
+
+# Tests of the checks themselves: the starter must fail every correctness check, and each
+# known-wrong kernel in tests/wrong/ must fail the checks its first line names
+# ("// must-fail: Suite.Name Suite.Other"). Without a GPU they are skipped.
+function(_labs_add_must_fail_tests lab lab_dir ids kinds)
+  set(variants "starter=${lab_dir}/kernel.cu")
+  file(GLOB wrong_kernels CONFIGURE_DEPENDS "${lab_dir}/tests/wrong/*.cu")
+  foreach(file IN LISTS wrong_kernels)
+    get_filename_component(name "${file}" NAME_WE)
+    list(APPEND variants "${name}=${file}")
+  endforeach()
+  set(correctness_checks "")
+  foreach(id kind IN ZIP_LISTS ids kinds)
+    if(kind STREQUAL "correctness")
+      list(APPEND correctness_checks "${id}")
+    endif()
+  endforeach()
+
+  foreach(variant IN LISTS variants)
+    string(REGEX REPLACE "=.*" "" name "${variant}")
+    string(REGEX REPLACE "^[^=]*=" "" file "${variant}")
+    if(name STREQUAL "starter")
+      set(must_fail ${correctness_checks})
+    else()
+      file(STRINGS "${file}" header REGEX "^// must-fail:" LIMIT_COUNT 1)
+      string(REGEX REPLACE "^// must-fail:[ ]*" "" must_fail "${header}")
+      separate_arguments(must_fail UNIX_COMMAND "${must_fail}")
+      if(NOT must_fail)
+        message(FATAL_ERROR "${file}: the first line must be // must-fail: Suite.Name ...")
+      endif()
+      foreach(id IN LISTS must_fail)
+        if(NOT id IN_LIST ids)
+          message(FATAL_ERROR "${file}: must-fail names '${id}', which is not a check of ${lab}")
+        endif()
+      endforeach()
+    endif()
+    set(target ${lab}_${name})
+    add_executable(${target} "${file}")
+    target_link_libraries(${target} PRIVATE ${lab}_checks)
+    add_test(NAME ${lab}.must_fail.${name}
+             COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "$<TARGET_FILE:${target}>"
+                     "${CMAKE_BINARY_DIR}/results/must_fail/${target}" ${must_fail})
+    set_tests_properties(${lab}.must_fail.${name} PROPERTIES
+      LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
+  endforeach()
 endfunction()
 
 # The last words of every ctest run: each graded lab's score and report path, and which labs

@@ -5,7 +5,8 @@ if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
   return()
 endif()
 
-set(LABS_FALLBACK_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90"
+# sm_80 code also runs on 8.6 and 8.9 cards; compute_90 PTX lets newer cards JIT it.
+set(LABS_FALLBACK_CUDA_ARCHITECTURES "75-real;80-real;90"
     CACHE STRING "CUDA architectures used when no GPU is found at configure time")
 
 find_program(LABS_NVIDIA_SMI nvidia-smi)

@@ -1,0 +1,75 @@
+// `labgrade report`: from records to an HTML file and a one-line summary, robust to bad input.
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace {
+
+using grader_test::run_shell;
+using grader_test::scratch;
+using grader_test::write_file;
+
+std::string read_all(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(LabgradeReport, WritesTheReportAndTheScoreLine) {
+  const auto dir = scratch("report");
+  write_file(dir / "spec.json", grader_test::kSpec);
+  std::filesystem::create_directories(dir / "results");
+  write_file(dir / "results" / "Fake.Correctness.json",
+             R"({"schema": 1, "lab": "lab1", "check": "Fake.Correctness", "verdict": "fail",
+                 "fraction": 0.5, "reason": "<script>alert(1)</script>"})");
+  const auto r = run_shell(std::string(LABGRADE_PATH) + " report --spec " +
+                           (dir / "spec.json").string() + " --results " +
+                           (dir / "results").string() + " --out " + (dir / "out/lab1.html").string() +
+                           " --summary " + (dir / "summary.txt").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("5 / 10 points"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("lab1.html"), std::string::npos) << r.output;
+  const auto html = read_all(dir / "out/lab1.html");
+  EXPECT_EQ(html.find("<script>alert(1)</script>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;"), std::string::npos);
+  EXPECT_NE(read_all(dir / "summary.txt").find("5 / 10 points"), std::string::npos);
+}
+
+TEST(LabgradeReport, CorruptRecordsAreWarningsAndTheReportIsStillWritten) {
+  const auto dir = scratch("corrupt");
+  write_file(dir / "spec.json", grader_test::kSpec);
+  std::filesystem::create_directories(dir / "results");
+  write_file(dir / "results" / "Fake.Correctness.json", "{ broken");
+  const auto r = run_shell(std::string(LABGRADE_PATH) + " report --spec " +
+                           (dir / "spec.json").string() + " --results " +
+                           (dir / "results").string() + " --out " + (dir / "lab1.html").string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("warning"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("0 / 10 points"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "lab1.html"));
+}
+
+TEST(LabgradeReport, MissingOrCorruptSpecIsAClearErrorNotACrash) {
+  const auto dir = scratch("nospec");
+  write_file(dir / "spec.json", "[1, 2");
+  auto r = run_shell(std::string(LABGRADE_PATH) + " report --spec " + (dir / "spec.json").string() +
+                     " --results " + dir.string() + " --out " + (dir / "x.html").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("spec.json"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("terminate called"), std::string::npos) << r.output;
+  r = run_shell(std::string(LABGRADE_PATH) + " report --spec /nonexistent.json --results " +
+                dir.string() + " --out x.html");
+  EXPECT_NE(r.exit_code, 0);
+}
+
+TEST(LabgradeCli, HelpAndVersion) {
+  auto r = run_shell(std::string(LABGRADE_PATH) + " --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("report"), std::string::npos);
+  EXPECT_NE(r.output.find("run"), std::string::npos);
+  r = run_shell(std::string(LABGRADE_PATH) + " --version");
+  EXPECT_EQ(r.exit_code, 0);
+  r = run_shell(std::string(LABGRADE_PATH));
+  EXPECT_NE(r.exit_code, 0) << "no subcommand must be an error";
+}
+
+}  // namespace

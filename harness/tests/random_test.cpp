@@ -1,0 +1,55 @@
+#include "harness/random.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+namespace harness {
+namespace {
+
+TEST(Random, SameSeedSameMatrix) {
+  EXPECT_EQ(random_real_matrix(16, 8, 42), random_real_matrix(16, 8, 42));
+  EXPECT_NE(random_real_matrix(16, 8, 42), random_real_matrix(16, 8, 43));
+}
+
+TEST(Random, RealValuesAreInRangeAndNeverZero) {
+  const auto m = random_real_matrix(64, 64, 7);
+  for (float v : m) {
+    EXPECT_NE(v, 0.0f);
+    EXPECT_GE(v, -1.0f);
+    EXPECT_LT(v, 1.0f);
+  }
+}
+
+TEST(Random, IntegerValuesAreWholeInRangeAndNeverZero) {
+  const auto m = random_integer_matrix(64, 64, 7, -2, 2);
+  for (float v : m) {
+    EXPECT_EQ(v, static_cast<float>(static_cast<int>(v)));
+    EXPECT_NE(v, 0.0f);
+    EXPECT_GE(v, -2.0f);
+    EXPECT_LE(v, 2.0f);
+  }
+  EXPECT_THROW(random_integer_matrix(2, 2, 1, 3, 2), std::invalid_argument);
+}
+
+TEST(Random, CaseSeedsDependOnCheckAndLabel) {
+  EXPECT_EQ(derive_seed(1, "A.B", "32x32"), derive_seed(1, "A.B", "32x32"));
+  EXPECT_NE(derive_seed(1, "A.B", "32x32"), derive_seed(1, "A.B", "64x32"));
+  EXPECT_NE(derive_seed(1, "A.B", "32x32"), derive_seed(1, "A.C", "32x32"));
+  EXPECT_NE(derive_seed(1, "A.B", "32x32"), derive_seed(2, "A.B", "32x32"));
+}
+
+TEST(Random, GivenSeedsAreUsedAndValidated) {
+  EXPECT_EQ(choose_seed(std::string_view("12345")), 12345u);
+  EXPECT_THROW(choose_seed(std::string_view("12x")), std::invalid_argument);
+  EXPECT_THROW(choose_seed(std::string_view("")), std::invalid_argument);
+  setenv("LAB_SEED", "777", 1);
+  EXPECT_EQ(choose_seed(std::nullopt), 777u);
+  unsetenv("LAB_SEED");
+  EXPECT_LT(choose_seed(std::nullopt), 1000000000u);
+}
+
+}  // namespace
+}  // namespace harness

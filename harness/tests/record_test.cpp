@@ -1,0 +1,121 @@
+#include "harness/record.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+namespace harness {
+namespace {
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("labs-record-test-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+CheckRecord full_record() {
+  CheckRecord r;
+  r.lab = "lab1";
+  r.check = "CopyMatrix.Correctness";
+  r.kind = "correctness";
+  r.title = "copies";
+  r.verdict = Verdict::fail;
+  r.reason = "1 of 2 cases wrong";
+  r.fraction = 0.5;
+  r.seed = 123456789;
+  r.started_at = "2026-11-22T00:00:00Z";
+  r.duration_s = 1.5;
+  r.reproduce = "LAB_SEED=123456789 ./lab1 --gtest_filter=CopyMatrix.Correctness";
+  r.notes = {"launched copy_kernel"};
+  CaseResult c;
+  c.name = "64x32";
+  c.verdict = Verdict::fail;
+  c.reason = "2 of 2048 wrong";
+  c.total = 2048;
+  c.mismatches = 2;
+  c.nan_count = 1;
+  c.first_mismatches = {{3, 4, "1.5", "NaN"}, {5, 6, "2", "-Inf"}};
+  c.error_map = ErrorMap{64, 32, 1, 1, 64, 32, std::vector<float>(64 * 32, 0.0f)};
+  c.out_of_bounds = {{"out", 2048, "7"}};
+  r.cases = {c};
+  r.timing = Timing{"16384x16384", "GB/s", 30, 0.7, 0.69, 0.75, 0.02, 1800, "memcpy", 0.45, 0.01, 2900, 0.62, 0.45};
+  r.device = DeviceInfo{"NVIDIA H100", "9.0", "580.159.04", "13.0", 132, 79.6};
+  return r;
+}
+
+TEST(Record, RoundTripsEveryField) {
+  const auto dir = fresh_dir("roundtrip");
+  const auto written = full_record();
+  write_record(dir, written);
+  const auto read = read_record(record_path(dir, written.check));
+  EXPECT_EQ(nlohmann::json(read), nlohmann::json(written));
+  ASSERT_EQ(read.cases.size(), 1u);
+  EXPECT_EQ(read.cases[0].first_mismatches[0].got, "NaN");
+  EXPECT_EQ(read.cases[0].out_of_bounds[0].offset, 2048);
+  ASSERT_TRUE(read.timing.has_value());
+  EXPECT_DOUBLE_EQ(read.timing->ratio, 0.62);
+  EXPECT_FALSE(std::filesystem::exists(record_path(dir, written.check).string() + ".tmp"));
+}
+
+TEST(Record, MalformedFilesGiveAnErrorNamingTheFile) {
+  const auto dir = fresh_dir("malformed");
+  const auto file = dir / "Bad.Check.json";
+  std::ofstream(file) << "{ not json";
+  try {
+    read_record(file);
+    FAIL() << "a malformed record was accepted";
+  } catch (const RecordError& e) {
+    EXPECT_NE(std::string(e.what()).find("Bad.Check.json"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Record, RejectsUnknownVerdictsAndSchemas) {
+  const auto dir = fresh_dir("verdict");
+  std::ofstream(dir / "a.json") << R"({"schema": 1, "check": "A.B", "verdict": "passed!"})";
+  std::ofstream(dir / "b.json") << R"({"schema": 99, "check": "A.C", "verdict": "pass"})";
+  std::ofstream(dir / "c.json") << R"({"schema": 1, "check": "A.D", "verdict": "pass"})";
+  std::vector<std::string> problems;
+  const auto records = read_records(dir, &problems);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].check, "A.D");
+  EXPECT_EQ(problems.size(), 2u);
+}
+
+TEST(Record, FractionIsClampedToZeroToOne) {
+  const auto dir = fresh_dir("fraction");
+  std::ofstream(dir / "a.json") << R"({"schema": 1, "check": "A.B", "verdict": "fail", "fraction": 7})";
+  EXPECT_DOUBLE_EQ(read_record(dir / "a.json").fraction, 1.0);
+}
+
+TEST(Record, CheckIdsCannotEscapeTheResultsFolder) {
+  const auto path = record_path("/results", "../../etc/passwd");
+  EXPECT_EQ(path.parent_path(), std::filesystem::path("/results"));
+  EXPECT_EQ(path.filename().string().find('/'), std::string::npos);
+  EXPECT_THROW(record_path("/results", ""), RecordError);
+}
+
+TEST(Record, MissingFolderHasNoRecords) {
+  EXPECT_TRUE(read_records("/nonexistent/labs/results").empty());
+}
+
+TEST(Record, FormatsSpecialValuesReadably) {
+  EXPECT_EQ(format_value(std::numeric_limits<float>::quiet_NaN()), "NaN");
+  EXPECT_EQ(format_value(std::numeric_limits<float>::infinity()), "+Inf");
+  EXPECT_EQ(format_value(-std::numeric_limits<float>::infinity()), "-Inf");
+  EXPECT_EQ(format_value(0.25f), "0.25");
+  EXPECT_EQ(std::stof(format_value(0.1f)), 0.1f);  // round-trips
+}
+
+TEST(Record, TimestampIsIsoUtc) {
+  const auto stamp = utc_timestamp();
+  ASSERT_EQ(stamp.size(), 20u) << stamp;
+  EXPECT_EQ(stamp[10], 'T');
+  EXPECT_EQ(stamp.back(), 'Z');
+}
+
+}  // namespace
+}  // namespace harness

@@ -1,0 +1,140 @@
+#include "harness/spec.hpp"
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+namespace harness {
+namespace {
+
+using nlohmann::json;
+
+json valid_spec() {
+  return json::parse(R"({
+    "lab": "lab9", "title": "Test lab",
+    "checks": [
+      {"id": "Copy.Correctness", "kind": "correctness", "title": "copies", "points": 10,
+       "sizes": [[32, 64], [1, 1]]},
+      {"id": "Copy.Speed", "kind": "speed", "title": "fast", "points": 5, "size": [128, 256],
+       "min_share": 0.5, "timeout_s": 30}
+    ]})");
+}
+
+// Expects parse_spec to fail with a message containing `fragment`.
+void expect_spec_error(const json& document, const std::string& fragment) {
+  try {
+    parse_spec(document, "spec.json");
+    ADD_FAILURE() << "accepted: " << document.dump();
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
+        << "message: " << e.what() << "\nexpected to contain: " << fragment;
+  }
+}
+
+TEST(Spec, ParsesChecksInOrderWithTheirParameters) {
+  const auto spec = parse_spec(valid_spec(), "spec.json");
+  EXPECT_EQ(spec.lab, "lab9");
+  ASSERT_EQ(spec.checks.size(), 2u);
+  EXPECT_EQ(spec.checks[0].id, "Copy.Correctness");
+  EXPECT_DOUBLE_EQ(spec.total_points(), 15);
+  const auto sizes = spec.checks[0].sizes("sizes");
+  ASSERT_EQ(sizes.size(), 2u);
+  EXPECT_EQ(sizes[0], std::make_pair(32, 64));
+  EXPECT_EQ(spec.at("Copy.Speed").size("size"), std::make_pair(128, 256));
+  EXPECT_DOUBLE_EQ(spec.at("Copy.Speed").positive("min_share"), 0.5);
+  EXPECT_DOUBLE_EQ(spec.at("Copy.Speed").timeout_s, 30);
+  EXPECT_DOUBLE_EQ(spec.at("Copy.Correctness").timeout_s, 120);
+}
+
+TEST(Spec, NamesTheFieldThatIsWrong) {
+  auto doc = valid_spec();
+  doc.erase("lab");
+  expect_spec_error(doc, "'lab'");
+
+  doc = valid_spec();
+  doc["checks"] = json::array();
+  expect_spec_error(doc, "'checks'");
+
+  doc = valid_spec();
+  doc["checks"][0]["id"] = "NoDot";
+  expect_spec_error(doc, "Group.Name");
+
+  doc = valid_spec();
+  doc["checks"][0]["id"] = "../Evil.Name";
+  expect_spec_error(doc, "Group.Name");
+
+  doc = valid_spec();
+  doc["checks"][1]["id"] = "Copy.Correctness";
+  expect_spec_error(doc, "appears twice");
+
+  doc = valid_spec();
+  doc["checks"][0]["kind"] = "style";
+  expect_spec_error(doc, "kind must be");
+
+  doc = valid_spec();
+  doc["checks"][0]["points"] = -1;
+  expect_spec_error(doc, "'points'");
+
+  doc = valid_spec();
+  doc["checks"][0]["points"] = "ten";
+  expect_spec_error(doc, "'points'");
+
+  doc = valid_spec();
+  doc["checks"][1]["timeout_s"] = 0;
+  expect_spec_error(doc, "timeout_s");
+}
+
+TEST(Spec, ParameterErrorsNameCheckAndKey) {
+  auto doc = valid_spec();
+  doc["checks"][0]["sizes"] = json::parse("[[32, 0]]");
+  const auto spec = parse_spec(doc, "spec.json");
+  try {
+    spec.checks[0].sizes("sizes");
+    FAIL() << "a zero size was accepted";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("Copy.Correctness"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(spec.checks[0].sizes("missing"), SpecError);
+  EXPECT_THROW(spec.checks[1].positive("size"), SpecError);
+  EXPECT_THROW(spec.checks[1].param<int>("min_share_missing"), SpecError);
+  EXPECT_THROW(spec.at("Copy.Nothing"), SpecError);
+}
+
+TEST(Spec, CorruptFileGivesAClearError) {
+  const auto file = std::filesystem::temp_directory_path() / "labs-spec-test-corrupt.json";
+  {
+    std::FILE* out = std::fopen(file.c_str(), "w");
+    std::fputs("{\"lab\": \"lab1\", \"checks\": [", out);
+    std::fclose(out);
+  }
+  try {
+    load_spec(file);
+    FAIL() << "corrupt spec accepted";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("not valid JSON"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_spec("/nonexistent/spec.json"), SpecError);
+}
+
+// Every lab's shipped spec must load, give points, and use sizes and thresholds that parse.
+TEST(Spec, EveryShippedLabSpecLoads) {
+  int labs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(LABS_SOURCE_DIR "/labs")) {
+    const auto file = entry.path() / "spec.json";
+    if (!entry.is_directory() || !std::filesystem::exists(file)) continue;
+    ++labs;
+    SCOPED_TRACE(file.string());
+    const auto spec = load_spec(file);
+    EXPECT_GT(spec.total_points(), 0);
+    EXPECT_EQ(entry.path().filename().string().rfind(spec.lab + "-", 0), 0u)
+        << "the spec's lab id must match its folder";
+    for (const auto& check : spec.checks) {
+      if (check.has("sizes")) EXPECT_NO_THROW(check.sizes("sizes"));
+      if (check.has("size")) EXPECT_NO_THROW(check.size("size"));
+    }
+  }
+  EXPECT_GE(labs, 1);
+}
+
+}  // namespace
+}  // namespace harness

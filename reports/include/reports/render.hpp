@@ -1,0 +1,23 @@
+// Renders a lab's grade as one self-contained HTML page (inline CSS and SVG, no scripts, no network
+// access) that a student can open offline and an instructor can archive.
+#pragma once
+
+#include <string>
+
+#include "harness/grade.hpp"
+
+namespace reports {
+
+// What the report says about where it came from; none of it is needed to grade.
+struct ReportContext {
+  std::string generated_at;   // ISO 8601 time, shown in the footer
+  std::string kernel_source;  // e.g. "labs/lab1-matrix-copy/kernel.cu (starter)"
+  std::string handout;        // path of the handout README, shown as text (never as a link)
+  std::string student;        // may be empty; untrusted text (batch grading takes it from a roster)
+};
+
+// The whole page. The result depends only on the arguments (no clock, no environment), so the same
+// grade renders to the same bytes. Every text from the grade and the context is HTML-escaped.
+std::string render_lab_report(const harness::LabGrade& grade, const ReportContext& context);
+
+}  // namespace reports

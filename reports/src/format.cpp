@@ -1,0 +1,139 @@
+#include "format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "reports/html.hpp"
+
+namespace reports::detail {
+namespace {
+
+// Drops trailing zeros (and a trailing point) from fixed-point text: "2.50" -> "2.5".
+std::string trim_zeros(std::string text) {
+  if (text.find('.') == std::string::npos) return text;
+  while (!text.empty() && text.back() == '0') text.pop_back();
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text == "-0" ? "0" : text;
+}
+
+}  // namespace
+
+std::string format_points(double points) {
+  if (!std::isfinite(points)) return "n/a";
+  return trim_zeros(fmt::format("{:.2f}", points));
+}
+
+std::string format_significant(double value, int digits) {
+  if (!std::isfinite(value)) return "n/a";
+  if (value == 0) return "0";
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(value))));
+  const int decimals = std::clamp(digits - 1 - magnitude, 0, 9);
+  return trim_zeros(fmt::format("{:.{}f}", value, decimals));
+}
+
+std::string format_count(long long count) {
+  const std::string digits = fmt::format("{}", count < 0 ? -static_cast<unsigned long long>(count)
+                                                         : static_cast<unsigned long long>(count));
+  std::string out = count < 0 ? "-" : "";
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string format_percent(double share) {
+  if (!std::isfinite(share)) return "n/a";
+  const double percent = share * 100.0;
+  // Whole numbers from 10% up; small shares keep two significant digits so 0.0046% is not "0%".
+  if (std::abs(percent) >= 10) return fmt::format("{:.0f}%", percent);
+  return format_significant(percent, 2) + "%";
+}
+
+std::string format_ratio(double ratio) {
+  if (!std::isfinite(ratio)) return "n/a";
+  return fmt::format("{:.2f}\u00d7", ratio);
+}
+
+std::string_view verdict_label(harness::Verdict verdict) {
+  switch (verdict) {
+    case harness::Verdict::pass:
+      return "pass";
+    case harness::Verdict::fail:
+      return "fail";
+    case harness::Verdict::error:
+      return "error";
+    case harness::Verdict::skipped:
+      return "skipped";
+    case harness::Verdict::inconclusive:
+      return "inconclusive";
+    case harness::Verdict::not_measured:
+      return "not measured";
+    case harness::Verdict::not_run:
+      return "not run";
+  }
+  return "unknown";
+}
+
+std::string_view verdict_class(harness::Verdict verdict) {
+  switch (verdict) {
+    case harness::Verdict::pass:
+      return "pass";
+    case harness::Verdict::fail:
+      return "fail";
+    case harness::Verdict::error:
+      return "error";
+    case harness::Verdict::skipped:
+      return "skipped";
+    case harness::Verdict::inconclusive:
+      return "inconclusive";
+    case harness::Verdict::not_measured:
+      return "not-measured";
+    case harness::Verdict::not_run:
+      return "not-run";
+  }
+  return "unknown";
+}
+
+std::string verdict_badge(harness::Verdict verdict) {
+  // Symbols as character references keep the sources ASCII; aria-hidden because the words follow.
+  std::string_view symbol;
+  switch (verdict) {
+    case harness::Verdict::pass:
+      symbol = "&#10003;";  // check mark
+      break;
+    case harness::Verdict::fail:
+      symbol = "&#10007;";  // ballot x
+      break;
+    case harness::Verdict::error:
+      symbol = "!";
+      break;
+    case harness::Verdict::inconclusive:
+      symbol = "?";
+      break;
+    case harness::Verdict::skipped:
+    case harness::Verdict::not_measured:
+      symbol = "&#8211;";  // en dash
+      break;
+    case harness::Verdict::not_run:
+      symbol = "&#9675;";  // white circle
+      break;
+  }
+  return fmt::format(
+      R"(<span class="verdict verdict-{}"><span class="verdict-symbol" aria-hidden="true">{}</span> {}</span>)",
+      verdict_class(verdict), symbol, verdict_label(verdict));
+}
+
+std::string text_or_not_recorded(std::string_view text) {
+  if (text.empty()) return R"(<span class="muted">not recorded</span>)";
+  return html_escape(text);
+}
+
+bool needs_attention(harness::Verdict verdict) {
+  return verdict != harness::Verdict::pass && verdict != harness::Verdict::skipped;
+}
+
+}  // namespace reports::detail

@@ -1,0 +1,43 @@
+// How numbers and verdicts read in a report. Every function returns text that needs no escaping
+// (digits, units and fixed words), except where a comment says it returns HTML.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "harness/record.hpp"
+
+namespace reports::detail {
+
+// Points with at most two decimals and no trailing zeros: 3, 2.5, 3.33.
+std::string format_points(double points);
+
+// A measurement with `digits` significant digits but never in exponent notation: 0.0123, 12.3,
+// 1235. Non-finite values read "n/a".
+std::string format_significant(double value, int digits = 3);
+
+// A count with thousands separators: 262,144.
+std::string format_count(long long count);
+
+// A share (0..1) as a percentage with sensible precision: 100%, 12.5%, 0.0046%, 0%.
+std::string format_percent(double share);
+
+// A ratio such as rate / reference rate: "0.91×".
+std::string format_ratio(double ratio);
+
+// Words for a verdict, e.g. "not measured".
+std::string_view verdict_label(harness::Verdict verdict);
+
+// The CSS class suffix for a verdict, e.g. "not-measured" (verdict-not-measured).
+std::string_view verdict_class(harness::Verdict verdict);
+
+// HTML: a badge with a symbol and the verdict's words, so colour is never the only signal.
+std::string verdict_badge(harness::Verdict verdict);
+
+// HTML: the escaped text, or a muted "not recorded" when it is empty.
+std::string text_or_not_recorded(std::string_view text);
+
+// True for verdicts a student has to act on; their details start open.
+bool needs_attention(harness::Verdict verdict);
+
+}  // namespace reports::detail

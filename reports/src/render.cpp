@@ -1,0 +1,34 @@
+#include "reports/render.hpp"
+
+#include <fmt/format.h>
+
+#include "check_view.hpp"
+#include "embedded_template.hpp"
+#include "format.hpp"
+#include "placeholders.hpp"
+#include "reports/html.hpp"
+#include "sections.hpp"
+
+namespace reports {
+
+std::string render_lab_report(const harness::LabGrade& grade, const ReportContext& context) {
+  const auto checks = detail::make_check_views(grade);
+  std::string title =
+      fmt::format("{} {}: {} / {} points", grade.lab, grade.title,
+                  detail::format_points(grade.points), detail::format_points(grade.max_points));
+  if (!context.student.empty()) title += " (" + context.student + ")";
+
+  const detail::PlaceholderValues values{
+      {"title", html_escape(title)},
+      {"css", std::string(detail::report_css())},
+      {"header", detail::render_header(grade, checks, context)},
+      {"problems", detail::render_problems(grade)},
+      {"checks", detail::render_check_table(grade, checks)},
+      {"speed", detail::render_speed_section(checks)},
+      {"details", detail::render_check_details(checks)},
+      {"environment", detail::render_environment(checks, context)},
+  };
+  return detail::fill_placeholders(detail::report_html_template(), values);
+}
+
+}  // namespace reports

@@ -1,0 +1,75 @@
+// The speed overview: every speed check's rate against its reference, as a chart and a table.
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "charts.hpp"
+#include "format.hpp"
+#include "reports/html.hpp"
+#include "sections.hpp"
+
+namespace reports::detail {
+namespace {
+
+const harness::Timing* timing_of(const CheckView& check) {
+  return check.record && check.record->timing ? &*check.record->timing : nullptr;
+}
+
+std::string timing_row(const CheckView& check) {
+  const auto* t = timing_of(check);
+  const std::string check_cell = fmt::format(
+      R"(<th scope="row"><a href="#{}">{}</a>{}</th>)", check.anchor, html_escape(check.title),
+      t && !t->size.empty()
+          ? fmt::format(R"(<span class="check-id">{}</span>)", html_escape(t->size))
+          : std::string());
+  if (!t) {
+    return fmt::format(
+        R"(<tr>{}<td colspan="7" class="muted">nothing measured</td><td>{}</td></tr>
+)",
+        check_cell, verdict_badge(check.verdict));
+  }
+  const std::string unit = html_escape(t->rate_unit);
+  return fmt::format(
+      R"(<tr>{check}<td class="num">{median}</td><td class="num">{rate} {unit}</td><td>{ref_name}<span class="subtext">{ref_rate} {unit}</span></td><td class="num">{ratio}</td><td class="num">{threshold}</td><td class="num">{spread}</td><td class="num">{reps}</td><td>{badge}</td></tr>
+)",
+      fmt::arg("check", check_cell), fmt::arg("median", format_significant(t->median_ms)),
+      fmt::arg("rate", format_significant(t->rate)), fmt::arg("unit", unit),
+      fmt::arg("ref_name", html_escape(t->reference_name)),
+      fmt::arg("ref_rate", format_significant(t->reference_rate)),
+      fmt::arg("ratio", format_ratio(t->ratio)), fmt::arg("threshold", format_ratio(t->threshold)),
+      fmt::arg("spread", format_percent(t->spread)), fmt::arg("reps", t->repetitions),
+      fmt::arg("badge", verdict_badge(check.verdict)));
+}
+
+}  // namespace
+
+std::string render_speed_section(std::span<const CheckView> checks) {
+  std::vector<SpeedBar> bars;
+  std::string rows;
+  for (const auto& check : checks) {
+    if (check.kind != "speed") continue;
+    bars.push_back({check.title, check.verdict, timing_of(check)});
+    rows += timing_row(check);
+  }
+  if (bars.empty()) return {};
+  return fmt::format(
+      R"(<section aria-labelledby="speed-heading">
+<h2 id="speed-heading">Speed</h2>
+<p class="hint">Your kernel and a reference kernel were timed on the same GPU in the same run. A
+speed check passes when your rate is at least the marked share of the reference's rate.</p>
+<figure class="speed-figure">
+{chart}
+</figure>
+<div class="table-wrap">
+<table class="timing">
+<caption>Timing of every speed check (median over the repetitions; spread is the interquartile range over the median)</caption>
+<thead><tr><th scope="col">Check and size</th><th scope="col" class="num">Median ms</th><th scope="col" class="num">Rate</th><th scope="col">Reference and its rate</th><th scope="col" class="num">Ratio</th><th scope="col" class="num">Needed</th><th scope="col" class="num">Spread</th><th scope="col" class="num">Reps</th><th scope="col">Verdict</th></tr></thead>
+<tbody>
+{rows}</tbody>
+</table>
+</div>
+</section>)",
+      fmt::arg("chart", speed_chart_svg(bars)), fmt::arg("rows", rows));
+}
+
+}  // namespace reports::detail

@@ -1,0 +1,136 @@
+// The top of the report: header with the score, problems box, table of checks.
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "format.hpp"
+#include "reports/html.hpp"
+#include "sections.hpp"
+
+namespace reports::detail {
+namespace {
+
+// How a number of checks with this verdict reads: "2 failed", "1 error", "3 errors".
+std::string_view counted(harness::Verdict verdict, std::ptrdiff_t n) {
+  switch (verdict) {
+    case harness::Verdict::fail:
+      return "failed";
+    case harness::Verdict::error:
+      return n == 1 ? "error" : "errors";
+    default:
+      return verdict_label(verdict);
+  }
+}
+
+// "3 of 6 checks passed · 2 failed · 1 not run": the verdicts other than pass, in a fixed order.
+std::string verdict_summary(std::span<const CheckView> checks) {
+  if (checks.empty()) return "This lab has no checks.";
+  const auto count = [&](harness::Verdict verdict) {
+    return std::count_if(checks.begin(), checks.end(),
+                         [verdict](const CheckView& c) { return c.verdict == verdict; });
+  };
+  const auto passed = count(harness::Verdict::pass);
+  if (static_cast<std::size_t>(passed) == checks.size()) {
+    return checks.size() == 1 ? "The check passed." : fmt::format("All {} checks passed.", passed);
+  }
+  std::string text = fmt::format("{} of {} checks passed", passed, checks.size());
+  constexpr std::array others{harness::Verdict::fail,         harness::Verdict::error,
+                              harness::Verdict::inconclusive, harness::Verdict::not_measured,
+                              harness::Verdict::skipped,      harness::Verdict::not_run};
+  for (const auto verdict : others) {
+    if (const auto n = count(verdict); n > 0)
+      text += fmt::format(R"( &#183; <span class="nowrap">{} {}</span>)", n, counted(verdict, n));
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string render_header(const harness::LabGrade& grade, std::span<const CheckView> checks,
+                          const ReportContext& context) {
+  const bool all_passed =
+      !checks.empty() && std::all_of(checks.begin(), checks.end(), [](const CheckView& c) {
+        return c.verdict == harness::Verdict::pass;
+      });
+  const double share =
+      grade.max_points > 0 ? std::clamp(grade.points / grade.max_points, 0.0, 1.0) : 0.0;
+  std::string student;
+  if (!context.student.empty()) {
+    student = fmt::format(R"(<p class="student">Student: <strong>{}</strong></p>)",
+                          html_escape(context.student));
+  }
+  return fmt::format(
+      R"(<div class="header-inner">
+<div class="header-lab">
+<p class="eyebrow">Grade report &#183; <span class="lab-id">{lab}</span></p>
+<h1>{title}</h1>
+{student}
+</div>
+<div class="score-card {status}">
+<p class="score">{points} / {max_points} points</p>
+<div class="meter" aria-hidden="true"><div class="meter-fill" style="width: {width:.1f}%"></div></div>
+<p class="score-headline">{headline}</p>
+<p class="score-summary">{summary}</p>
+</div>
+</div>)",
+      fmt::arg("lab", html_escape(grade.lab)), fmt::arg("title", html_escape(grade.title)),
+      fmt::arg("student", student), fmt::arg("status", all_passed ? "status-pass" : "status-open"),
+      fmt::arg("points", format_points(grade.points)),
+      fmt::arg("max_points", format_points(grade.max_points)), fmt::arg("width", share * 100),
+      fmt::arg("headline", all_passed ? "Passed." : "Not passed yet."),
+      fmt::arg("summary", verdict_summary(checks)));
+}
+
+std::string render_problems(const harness::LabGrade& grade) {
+  if (grade.problems.empty()) return {};
+  std::string items;
+  for (const auto& problem : grade.problems) {
+    items += fmt::format("<li>{}</li>\n", html_escape(problem));
+  }
+  return fmt::format(
+      R"(<aside class="warning" aria-labelledby="problems-heading">
+<h2 id="problems-heading"><span aria-hidden="true">&#9888;</span> Problems with the results</h2>
+<p>These results could not be used, so they earned no points. Run the lab's tests again; if a
+problem stays, show this report to your instructor.</p>
+<ul>
+{}</ul>
+</aside>)",
+      items);
+}
+
+std::string render_check_table(const harness::LabGrade& grade, std::span<const CheckView> checks) {
+  std::string rows;
+  for (const auto& check : checks) {
+    rows += fmt::format(
+        R"(<tr class="row-{cls}">
+<th scope="row"><a href="#{anchor}">{title}</a><span class="check-id">{id}</span></th>
+<td>{kind}</td>
+<td>{badge}</td>
+<td class="num">{points} / {max}</td>
+<td class="reason-cell">{reason}</td>
+</tr>
+)",
+        fmt::arg("cls", verdict_class(check.verdict)), fmt::arg("anchor", check.anchor),
+        fmt::arg("title", html_escape(check.title)), fmt::arg("id", html_escape(check.id)),
+        fmt::arg("kind", html_escape(check.kind)), fmt::arg("badge", verdict_badge(check.verdict)),
+        fmt::arg("points", format_points(check.points)),
+        fmt::arg("max", format_points(check.max_points)),
+        fmt::arg("reason", html_escape(check.reason)));
+  }
+  return fmt::format(
+      R"(<div class="table-wrap">
+<table class="checks">
+<caption>Every check of the lab, in the order of the lab's spec. Select a check for its details.</caption>
+<thead><tr><th scope="col">Check</th><th scope="col">Kind</th><th scope="col">Verdict</th><th scope="col" class="num">Points</th><th scope="col">Reason</th></tr></thead>
+<tbody>
+{rows}</tbody>
+<tfoot><tr><th scope="row" colspan="3">Total</th><td class="num">{points} / {max}</td><td></td></tr></tfoot>
+</table>
+</div>)",
+      fmt::arg("rows", rows), fmt::arg("points", format_points(grade.points)),
+      fmt::arg("max", format_points(grade.max_points)));
+}
+
+}  // namespace reports::detail

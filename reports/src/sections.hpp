@@ -1,0 +1,34 @@
+// The report's sections, each rendered to an HTML fragment that render.cpp places into the page
+// template. Every text from the grade or the context is escaped inside these functions.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "check_view.hpp"
+#include "harness/grade.hpp"
+#include "reports/render.hpp"
+
+namespace reports::detail {
+
+// Lab, student, score and how many checks passed.
+std::string render_header(const harness::LabGrade& grade, std::span<const CheckView> checks,
+                          const ReportContext& context);
+
+// grade.problems in a warning box; empty when there are none.
+std::string render_problems(const harness::LabGrade& grade);
+
+// One row per check in spec order (title, kind, verdict, points, reason) and the grade's total.
+std::string render_check_table(const harness::LabGrade& grade, std::span<const CheckView> checks);
+
+// Bar chart and table for the speed checks; empty when the lab has none.
+std::string render_speed_section(std::span<const CheckView> checks);
+
+// Everything a record says about each check: cases, wrong elements, error maps, timing, the
+// command that reproduces it. Checks that need attention start open.
+std::string render_check_details(std::span<const CheckView> checks);
+
+// GPU, driver, seeds and where the report came from.
+std::string render_environment(std::span<const CheckView> checks, const ReportContext& context);
+
+}  // namespace reports::detail

@@ -1,0 +1,244 @@
+#include "reports/render.hpp"
+
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "harness/grade.hpp"
+#include "harness/spec.hpp"
+
+namespace {
+
+using harness::Verdict;
+
+constexpr std::string_view kHostile = "<script>alert(1)</script>";
+
+std::size_t count_of(std::string_view text, std::string_view needle) {
+  std::size_t count = 0;
+  for (auto at = text.find(needle); at != std::string_view::npos;
+       at = text.find(needle, at + needle.size())) {
+    ++count;
+  }
+  return count;
+}
+
+harness::LabSpec sample_spec() {
+  return harness::parse_spec(nlohmann::json::parse(R"({
+    "lab": "lab1", "title": "Matrix copy",
+    "checks": [
+      {"id": "CopyMatrix.Correctness", "kind": "correctness", "title": "Copies square matrices", "points": 4},
+      {"id": "CopyMatrix.OddSizes", "kind": "correctness", "title": "Copies odd sizes", "points": 3},
+      {"id": "CopyMatrix.Guards", "kind": "correctness", "title": "Writes only inside the output", "points": 2},
+      {"id": "CopyMatrix.Speed", "kind": "speed", "title": "Copies at memory speed", "points": 3},
+      {"id": "CopyMatrix.LaunchShape", "kind": "structure", "title": "Launches a 2D grid", "points": 2}
+    ]})"),
+                             "test-spec.json");
+}
+
+harness::CheckRecord record(std::string check, Verdict verdict, std::string reason) {
+  harness::CheckRecord r;
+  r.lab = "lab1";
+  r.check = std::move(check);
+  r.verdict = verdict;
+  r.reason = std::move(reason);
+  r.seed = 1234;
+  r.started_at = "2026-11-22T10:15:00Z";
+  r.reproduce = "ctest -R " + r.check;
+  return r;
+}
+
+std::vector<harness::CheckRecord> sample_records() {
+  auto pass = record("CopyMatrix.Correctness", Verdict::pass, "all 3 sizes are right");
+  pass.device = harness::DeviceInfo{"NVIDIA H100 80GB HBM3", "9.0", "580.65", "13.0", 132, 79.2};
+
+  auto odd = record("CopyMatrix.OddSizes", Verdict::fail, "33x65: 37 elements are wrong");
+  odd.fraction = 0.5;
+  harness::CaseResult wrong;
+  wrong.name = "33x65";
+  wrong.verdict = Verdict::fail;
+  wrong.total = 33 * 65;
+  wrong.mismatches = 37;
+  wrong.nan_count = 2;
+  wrong.first_mismatches = {{32, 0, "1.25", "0"}, {32, 1, "-7.5", "NaN"}};
+  wrong.error_map =
+      harness::ErrorMap{33, 65, 16, 16, 3, 5, {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1}};
+  odd.cases.push_back(wrong);
+
+  auto guards = record("CopyMatrix.Guards", Verdict::error, std::string(kHostile));
+  auto speed = record("CopyMatrix.Speed", Verdict::pass, "91% of the reference rate");
+  speed.timing = harness::Timing{"4096x4096", "GB/s",         50,   0.37, 0.36, 0.41,  0.02,
+                                 1450,        "cudaMemcpy2D", 0.33, 1600, 0.01, 0.906, 0.7};
+  return {pass, odd, guards, speed};
+}
+
+struct Rendered {
+  harness::LabSpec spec = sample_spec();  // the grade points into it: keep it alive
+  harness::LabGrade grade;
+  std::string html;
+};
+
+Rendered render_sample(reports::ReportContext context = {
+                           "2026-11-22T10:20:00Z", "labs/lab1-matrix-copy/kernel.cu (starter)",
+                           "labs/lab1-matrix-copy/README.md", ""}) {
+  Rendered out;
+  out.grade = harness::grade_lab(out.spec, sample_records());
+  out.html = reports::render_lab_report(out.grade, context);
+  return out;
+}
+
+TEST(RenderLabReport, ShowsTheScore) {
+  const auto r = render_sample();
+  EXPECT_NE(r.html.find("8.5 / 14 points"), std::string::npos);
+  EXPECT_NE(r.html.find("Matrix copy"), std::string::npos);
+  EXPECT_NE(r.html.find("2 of 5 checks passed"), std::string::npos);
+  EXPECT_NE(r.html.find(">1 failed<"), std::string::npos);
+  EXPECT_NE(r.html.find(">1 not run<"), std::string::npos);
+}
+
+TEST(RenderLabReport, ListsChecksInSpecOrder) {
+  const auto r = render_sample();
+  std::size_t previous = 0;
+  for (const auto& check : r.spec.checks) {
+    const auto at = r.html.find(check.title);
+    ASSERT_NE(at, std::string::npos) << check.title;
+    EXPECT_GT(at, previous) << check.title;
+    previous = at;
+  }
+}
+
+TEST(RenderLabReport, EscapesAHostileReason) {
+  const auto r = render_sample();
+  EXPECT_NE(r.html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_EQ(r.html.find(kHostile), std::string::npos);
+}
+
+TEST(RenderLabReport, EscapesEveryUntrustedField) {
+  const std::string evil = "<img src=x onerror=alert(1)>";
+  auto spec = sample_spec();
+  spec.title = evil;
+  spec.checks[0].title = evil;
+  auto records = sample_records();
+  for (auto& r : records) {
+    r.reason = evil;
+    r.backend = evil;
+    r.started_at = evil;
+    r.reproduce = evil;
+    r.notes = {evil};
+    for (auto& c : r.cases) {
+      c.name = evil;
+      c.reason = evil;
+      for (auto& m : c.first_mismatches) m.expected = m.got = evil;
+      c.out_of_bounds.push_back({evil, -1, evil});
+    }
+    if (r.timing) r.timing->reference_name = r.timing->rate_unit = r.timing->size = evil;
+    if (r.device) r.device->name = r.device->driver_version = evil;
+  }
+  records[1].verdict = Verdict::fail;  // so its reproduce command is shown
+  auto grade = harness::grade_lab(spec, records, {evil});
+  grade.lab = evil;
+  const auto html = reports::render_lab_report(grade, {evil, evil, evil, evil});
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+}
+
+TEST(RenderLabReport, PlaceholdersInRecordsStayText) {
+  auto spec = sample_spec();
+  auto records = sample_records();
+  records[0].reason = "{{css}} {{body}} {{nope}}";
+  const auto html = reports::render_lab_report(harness::grade_lab(spec, records), {});
+  EXPECT_NE(html.find("{{css}} {{body}} {{nope}}"), std::string::npos);
+  EXPECT_EQ(count_of(html, ":root {"), 1u);
+}
+
+TEST(RenderLabReport, ShowsTheFirstMismatches) {
+  const auto r = render_sample();
+  EXPECT_NE(r.html.find("The first 2 of 37 wrong elements"), std::string::npos);
+  EXPECT_NE(r.html.find(R"(<td class="num">32</td><td class="num">1</td>)"), std::string::npos);
+  EXPECT_NE(r.html.find("-7.5"), std::string::npos);
+  EXPECT_NE(r.html.find("37 / 2,145"), std::string::npos);
+}
+
+TEST(RenderLabReport, DrawsTheErrorMapAndTheSpeedChart) {
+  const auto r = render_sample();
+  EXPECT_NE(r.html.find(R"(<svg class="error-map")"), std::string::npos);
+  EXPECT_NE(r.html.find(R"(<svg class="speed-chart")"), std::string::npos);
+  EXPECT_NE(r.html.find("cudaMemcpy2D"), std::string::npos);
+  EXPECT_NE(r.html.find("1450 GB/s"), std::string::npos);
+  EXPECT_NE(r.html.find("needs 70%"), std::string::npos);
+}
+
+TEST(RenderLabReport, ACheckWithoutARecordDidNotRun) {
+  const auto r = render_sample();
+  EXPECT_NE(r.html.find(R"(<span class="verdict verdict-not-run">)"), std::string::npos);
+  EXPECT_NE(r.html.find("not run"), std::string::npos);
+  EXPECT_NE(r.html.find("did not run (run ctest -L lab1)"), std::string::npos);
+  EXPECT_NE(r.html.find("0 / 2"), std::string::npos);
+}
+
+TEST(RenderLabReport, OpensTheDetailsOfChecksThatNeedWork) {
+  const auto r = render_sample();
+  EXPECT_NE(r.html.find("id=\"check-1\">\n<details>"), std::string::npos);       // pass
+  EXPECT_NE(r.html.find("id=\"check-2\">\n<details open>"), std::string::npos);  // fail
+  EXPECT_NE(r.html.find("<code>ctest -R CopyMatrix.OddSizes</code>"), std::string::npos);
+  EXPECT_EQ(r.html.find("<code>ctest -R CopyMatrix.Correctness</code>"), std::string::npos);
+}
+
+TEST(RenderLabReport, ShowsTheEnvironment) {
+  const auto r = render_sample();
+  EXPECT_NE(r.html.find("NVIDIA H100 80GB HBM3"), std::string::npos);
+  EXPECT_NE(r.html.find("132"), std::string::npos);
+  EXPECT_NE(r.html.find("labs/lab1-matrix-copy/README.md"), std::string::npos);
+  EXPECT_NE(r.html.find("2026-11-22T10:20:00Z"), std::string::npos);
+  EXPECT_EQ(r.html.find("Student:"), std::string::npos);
+}
+
+TEST(RenderLabReport, NamesTheStudentEscaped) {
+  const auto r = render_sample({"", "", "", "Ada <Lovelace>"});
+  EXPECT_NE(r.html.find("Student: <strong>Ada &lt;Lovelace&gt;</strong>"), std::string::npos);
+}
+
+TEST(RenderLabReport, ListsProblemsInAWarningBox) {
+  auto spec = sample_spec();
+  auto records = sample_records();
+  records.push_back(record("Other.Check", Verdict::pass, ""));
+  const auto html = reports::render_lab_report(harness::grade_lab(spec, records), {});
+  EXPECT_NE(html.find(R"(<aside class="warning")"), std::string::npos);
+  EXPECT_NE(html.find("Other.Check"), std::string::npos);
+}
+
+TEST(RenderLabReport, IsSelfContained) {
+  const auto r = render_sample();
+  EXPECT_EQ(r.html.find("http://"), std::string::npos);
+  EXPECT_EQ(r.html.find("https://"), std::string::npos);
+  EXPECT_EQ(r.html.find("<script"), std::string::npos);
+  EXPECT_EQ(r.html.find("url("), std::string::npos);
+  EXPECT_EQ(r.html.find("{{"), std::string::npos);  // every placeholder filled
+  EXPECT_EQ(r.html.rfind("<!DOCTYPE html>", 0), 0u);
+}
+
+TEST(RenderLabReport, IsDeterministic) { EXPECT_EQ(render_sample().html, render_sample().html); }
+
+TEST(RenderLabReport, RendersAGradeBuiltWithoutASpec) {
+  harness::LabGrade grade;
+  grade.lab = "lab9";
+  harness::CheckGrade check;
+  check.record = record("Loose.Check", Verdict::fail, "wrong");
+  check.verdict = Verdict::fail;
+  check.max_points = 1;
+  grade.checks.push_back(check);
+  grade.max_points = 1;
+  const auto html = reports::render_lab_report(grade, {});
+  EXPECT_NE(html.find("Loose.Check"), std::string::npos);
+  EXPECT_NE(html.find("0 / 1 points"), std::string::npos);
+}
+
+TEST(RenderLabReport, SurvivesAMalformedErrorMap) {
+  auto spec = sample_spec();
+  auto records = sample_records();
+  records[1].cases[0].error_map->wrong_fraction.resize(2);
+  const auto html = reports::render_lab_report(harness::grade_lab(spec, records), {});
+  EXPECT_NE(html.find("error map cannot be drawn"), std::string::npos);
+}
+
+}  // namespace

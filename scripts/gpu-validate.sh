@@ -1,0 +1,29 @@
+#!/bin/sh
+# What a developer runs on a GPU machine before closing an issue: a fresh configure and build of
+# everything against the solutions (with the starters and known-wrong kernels), the whole test
+# suite, then the student workflow on the starter of one lab. Logs, JUnit XML, result records
+# and reports go to OUT (default ./gpu-validate-out).
+#   scripts/gpu-validate.sh [labN]
+set -u
+lab=${1:-lab1}
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-validate-out}
+mkdir -p "$out"
+work=$(mktemp -d)
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,temperature.gpu --format=csv > "$out/gpu.txt" 2>&1
+
+echo "== solutions, self-tests, known-wrong kernels =="
+cmake -S "$root" -B "$work/ci" -DLABS_USE_SOLUTIONS=ON -DLABS_BUILD_SELF_TESTS=ON > "$out/configure-ci.log" 2>&1 || { tail -30 "$out/configure-ci.log"; exit 1; }
+cmake --build "$work/ci" --target all all_labs -j "$(nproc)" > "$out/build-ci.log" 2>&1 || { grep -E "error" -A3 "$out/build-ci.log" | head -60; exit 1; }
+(cd "$work/ci" && ctest --output-on-failure --output-junit "$out/junit-ci.xml" > "$out/ctest-ci.log" 2>&1)
+tail -25 "$out/ctest-ci.log"
+tar -C "$work/ci" -czf "$out/ci-results.tar.gz" results reports
+
+echo "== student workflow on the starter: make $lab && ctest =="
+cmake -S "$root" -B "$work/student" > "$out/configure-student.log" 2>&1
+(cd "$work/student" && make "$lab" -j "$(nproc)" > "$out/build-student.log" 2>&1 && ctest > "$out/ctest-student.log" 2>&1)
+cat "$out/ctest-student.log" | tail -20
+(cd "$work/student" && ctest -L "$lab" --output-on-failure > "$out/ctest-student-verbose.log" 2>&1)
+cp "$work/student/reports/$lab.html" "$out/$lab-starter.html" 2>/dev/null
+cp "$work/ci/reports/$lab.html" "$out/$lab-solution.html" 2>/dev/null
+ls -l "$out"

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs what the labs need from the distribution's packages (Debian 12, Ubuntu 24.04).
+# The CUDA toolkit (nvcc, cuBLAS, CUPTI) is NVIDIA's: it must already be installed.
+#   scripts/install-deps.sh [--with-chromium]   (chromium: for the report-rendering test)
+set -eu
+packages="cmake make g++ libgtest-dev libfmt-dev nlohmann-json3-dev libcli11-dev"
+if [ "${1:-}" = "--with-chromium" ]; then
+  packages="$packages chromium"
+fi
+missing=""
+for package in $packages; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+  echo "Installing:$missing"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  $sudo apt-get install -y -qq --no-install-recommends $missing
+fi
+if ! command -v nvcc >/dev/null 2>&1; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    echo "note: nvcc is in /usr/local/cuda/bin; add it to PATH (export PATH=/usr/local/cuda/bin:\$PATH)"
+  else
+    echo "error: the CUDA toolkit (nvcc) is not installed: see https://developer.nvidia.com/cuda-downloads" >&2
+    exit 1
+  fi
+fi
