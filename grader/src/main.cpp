@@ -12,8 +12,9 @@ int main(int argc, char** argv) {
   grader::ReportOptions report;
   auto* report_cmd =
       app.add_subcommand("report", "Render a lab's result records as one HTML grade report");
-  report_cmd->add_option("--spec", report.spec, "The lab's spec.json")->required()->check(
-      CLI::ExistingFile);
+  report_cmd->add_option("--spec", report.spec, "The lab's spec.json")
+      ->required()
+      ->check(CLI::ExistingFile);
   report_cmd->add_option("--results", report.results_dir, "Folder of result records (*.json)")
       ->required();
   report_cmd->add_option("--out", report.out, "The HTML file to write")->required();
@@ -27,8 +28,9 @@ int main(int argc, char** argv) {
   grader::RunOptions run;
   auto* run_cmd = app.add_subcommand(
       "run", "Run one check of a lab program with a time limit and record how it ended");
-  run_cmd->add_option("--spec", run.spec, "The lab's spec.json")->required()->check(
-      CLI::ExistingFile);
+  run_cmd->add_option("--spec", run.spec, "The lab's spec.json")
+      ->required()
+      ->check(CLI::ExistingFile);
   run_cmd->add_option("--results", run.results_dir, "Folder of result records")->required();
   run_cmd->add_option("--check", run.check, "The check id, e.g. CopyMatrix.Correctness")
       ->required();

@@ -52,8 +52,7 @@ ProcessOutcome run_process(const std::vector<std::string>& argv, double timeout_
   }
   // Whatever the check started (a helper process) ends with it.
   kill(-pid, SIGKILL);
-  outcome.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome.timed_out) {
     if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
@@ -66,8 +65,7 @@ std::string describe(const ProcessOutcome& outcome, double timeout_s) {
   if (outcome.timed_out) return fmt::format("timed out after {} s", timeout_s);
   if (outcome.signal) {
     const char* name = sigabbrev_np(outcome.signal);
-    return fmt::format("ended by signal SIG{} ({})", name ? name : "?",
-                       strsignal(outcome.signal));
+    return fmt::format("ended by signal SIG{} ({})", name ? name : "?", strsignal(outcome.signal));
   }
   return fmt::format("exit code {}", outcome.exit_code);
 }

@@ -27,8 +27,9 @@ void write_text(const std::filesystem::path& file, const std::string& text) {
 }
 
 std::string format_points(double points) {
-  return points == static_cast<long long>(points) ? fmt::format("{}", static_cast<long long>(points))
-                                                  : fmt::format("{:.2f}", points);
+  return points == static_cast<long long>(points)
+             ? fmt::format("{}", static_cast<long long>(points))
+             : fmt::format("{:.2f}", points);
 }
 
 }  // namespace
@@ -50,10 +51,10 @@ int report_command(const ReportOptions& options) {
 
     int passed = 0;
     for (const auto& check : grade.checks) passed += check.verdict == harness::Verdict::pass;
-    const auto summary = fmt::format(
-        "{} ({}): {} / {} points, {} of {} checks passed; report: {}", grade.lab, grade.title,
-        format_points(grade.points), format_points(grade.max_points), passed, grade.checks.size(),
-        out.string());
+    const auto summary =
+        fmt::format("{} ({}): {} / {} points, {} of {} checks passed; report: {}", grade.lab,
+                    grade.title, format_points(grade.points), format_points(grade.max_points),
+                    passed, grade.checks.size(), out.string());
     std::printf("%s\n", summary.c_str());
     for (const auto& problem : grade.problems) std::printf("warning: %s\n", problem.c_str());
     if (!options.summary_file.empty()) write_text(options.summary_file, summary + "\n");

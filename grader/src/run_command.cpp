@@ -31,14 +31,16 @@ harness::CheckRecord record_for(const harness::LabSpec& spec, const harness::Che
 std::string explain(const ProcessOutcome& outcome, double timeout_s) {
   const auto how = describe(outcome, timeout_s);
   if (outcome.timed_out) {
-    return fmt::format("the check {}: the kernel or launcher never finished (an endless loop? a "
-                       "grid far too large?)",
-                       how);
+    return fmt::format(
+        "the check {}: the kernel or launcher never finished (an endless loop? a "
+        "grid far too large?)",
+        how);
   }
   if (outcome.signal) {
-    return fmt::format("the test process crashed ({}): does the launcher dereference a device "
-                       "pointer on the host, or overrun a host array?",
-                       how);
+    return fmt::format(
+        "the test process crashed ({}): does the launcher dereference a device "
+        "pointer on the host, or overrun a host array?",
+        how);
   }
   if (outcome.exit_code == kExitSetup) {
     return "the lab program could not start the check (bad arguments or lab spec: see its output)";
@@ -85,7 +87,8 @@ int run_check_command(const RunOptions& options) {
   const bool ended_normally = !outcome.timed_out && !outcome.signal && !outcome.failed_to_start;
 
   if (ended_normally && outcome.exit_code == kExitSkipped) return kExitSkipped;
-  if (ended_normally && record && (outcome.exit_code == kExitPass || outcome.exit_code == kExitFail)) {
+  if (ended_normally && record &&
+      (outcome.exit_code == kExitPass || outcome.exit_code == kExitFail)) {
     const bool passed = record->verdict == harness::Verdict::pass;
     if (passed == (outcome.exit_code == kExitPass)) return outcome.exit_code;
     // The record and the exit status disagree: believe neither.

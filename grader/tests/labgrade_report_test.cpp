@@ -21,10 +21,10 @@ TEST(LabgradeReport, WritesTheReportAndTheScoreLine) {
   write_file(dir / "results" / "Fake.Correctness.json",
              R"({"schema": 1, "lab": "lab1", "check": "Fake.Correctness", "verdict": "fail",
                  "fraction": 0.5, "reason": "<script>alert(1)</script>"})");
-  const auto r = run_shell(std::string(LABGRADE_PATH) + " report --spec " +
-                           (dir / "spec.json").string() + " --results " +
-                           (dir / "results").string() + " --out " + (dir / "out/lab1.html").string() +
-                           " --summary " + (dir / "summary.txt").string());
+  const auto r =
+      run_shell(std::string(LABGRADE_PATH) + " report --spec " + (dir / "spec.json").string() +
+                " --results " + (dir / "results").string() + " --out " +
+                (dir / "out/lab1.html").string() + " --summary " + (dir / "summary.txt").string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("5 / 10 points"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("lab1.html"), std::string::npos) << r.output;

@@ -18,8 +18,8 @@ std::string current_test_id() {
 
 // The full story for the terminal: the reason, then each failing case with its first mismatches.
 std::string failure_message(const CheckRecord& record) {
-  std::string text = fmt::format("{} [{}]: {}\n", record.check, to_string(record.verdict),
-                                 record.reason);
+  std::string text =
+      fmt::format("{} [{}]: {}\n", record.check, to_string(record.verdict), record.reason);
   for (const auto& c : record.cases) {
     if (c.verdict == Verdict::pass) continue;
     text += fmt::format("  case {}: {}\n", c.name, c.reason);
@@ -110,9 +110,9 @@ CheckRecord Check::finish(double duration_s) {
     record_.reason = fmt::format("all {} cases right", record_.cases.size());
   } else {
     record_.verdict = Verdict::fail;
-    record_.reason = fmt::format("{} of {} cases wrong; first: {}: {}",
-                                 record_.cases.size() - passed, record_.cases.size(),
-                                 first_failure->name, first_failure->reason);
+    record_.reason =
+        fmt::format("{} of {} cases wrong; first: {}: {}", record_.cases.size() - passed,
+                    record_.cases.size(), first_failure->name, first_failure->reason);
   }
   return record_;
 }
@@ -191,8 +191,8 @@ void expect_guards_intact(CaseResult& result, const DeviceBuffer& buffer, long l
     where = fmt::format("{} elements past its end (as if row {}, col {})", past + 1,
                         first.offset / cols, first.offset % cols);
   }
-  fail_case(result, fmt::format("wrote outside {}: {} (check the bounds guard)", buffer.name(),
-                                where));
+  fail_case(result,
+            fmt::format("wrote outside {}: {} (check the bounds guard)", buffer.name(), where));
   result.out_of_bounds.insert(result.out_of_bounds.end(), writes.begin(), writes.end());
 }
 
@@ -201,10 +201,10 @@ void expect_unchanged(CaseResult& result, const DeviceBuffer& input,
   const auto now = input.download();
   for (std::size_t i = 0; i < now.size(); ++i) {
     if (!(now[i] == original[i])) {
-      fail_case(result, fmt::format("the input {} was changed (first at element {}: was {}, now "
-                                    "{}); are the arguments swapped?",
-                                    input.name(), i, format_value(original[i]),
-                                    format_value(now[i])));
+      fail_case(result,
+                fmt::format("the input {} was changed (first at element {}: was {}, now "
+                            "{}); are the arguments swapped?",
+                            input.name(), i, format_value(original[i]), format_value(now[i])));
       return;
     }
   }

@@ -31,9 +31,10 @@ bool is_sticky(cudaError_t code) {
 void synchronize_after(const std::string& what) {
   // The launch itself: a grid or block the GPU refuses (e.g. more than 1024 threads a block).
   if (const cudaError_t launch = cudaGetLastError(); launch != cudaSuccess) {
-    throw CudaError(launch, fmt::format("{}: the kernel launch failed: {} ({}); check the grid "
-                                        "and block sizes",
-                                        what, cudaGetErrorName(launch), cudaGetErrorString(launch)));
+    throw CudaError(launch,
+                    fmt::format("{}: the kernel launch failed: {} ({}); check the grid "
+                                "and block sizes",
+                                what, cudaGetErrorName(launch), cudaGetErrorString(launch)));
   }
   // The kernel's run: faults such as an illegal memory access surface here.
   if (const cudaError_t run = cudaDeviceSynchronize(); run != cudaSuccess) {

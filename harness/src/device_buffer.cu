@@ -1,6 +1,7 @@
 #include "harness/device_buffer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
@@ -11,10 +12,16 @@
 namespace harness {
 namespace {
 
-// memset byte patterns: 0xFF gives a NaN in every float; 0xA5 gives 0xA5A5A5A5, a value no
-// correct kernel writes by chance.
+// memset byte patterns: 0xFF gives a NaN in every float. Guards get 0xA1A1A1A1, 0xA2A2A2A2, ...:
+// values no correct kernel writes by chance, and different for each buffer, so that a copy that
+// runs past the end of `in` into the end of `out` changes out's guard instead of copying the
+// same pattern over it.
 constexpr int kPoisonByte = 0xFF;
-constexpr int kGuardByte = 0xA5;
+
+int next_guard_byte() {
+  static std::atomic<int> counter{0};
+  return 0xA1 + counter++ % 14;
+}
 
 __global__ void count_differences_kernel(const float* a, const float* b, std::size_t count,
                                          unsigned long long* differences) {
@@ -48,11 +55,11 @@ void DeviceBuffer::fill_random(std::uint64_t seed) {
 }
 
 DeviceBuffer::DeviceBuffer(std::string name, std::size_t count, std::size_t guard)
-    : name_(std::move(name)), count_(count), guard_(guard) {
+    : name_(std::move(name)), count_(count), guard_(guard), guard_byte_(next_guard_byte()) {
   const std::size_t bytes = (count_ + 2 * guard_) * sizeof(float);
   CUDA_CHECK(cudaMalloc(&base_, bytes));
   payload_ = base_ + guard_;
-  CUDA_CHECK(cudaMemset(base_, kGuardByte, bytes));
+  CUDA_CHECK(cudaMemset(base_, guard_byte_, bytes));
   poison();
 }
 
@@ -88,7 +95,7 @@ std::vector<OutOfBoundsWrite> DeviceBuffer::check_guards(std::size_t max_listed)
   std::vector<OutOfBoundsWrite> writes;
   std::vector<float> guard(guard_);
   std::uint32_t pattern;
-  std::memset(&pattern, kGuardByte, sizeof pattern);
+  std::memset(&pattern, guard_byte_, sizeof pattern);
   const auto scan = [&](const float* start, long long first_offset) {
     CUDA_CHECK(cudaMemcpy(guard.data(), start, guard_ * sizeof(float), cudaMemcpyDeviceToHost));
     for (std::size_t i = 0; i < guard_ && writes.size() < max_listed; ++i) {
@@ -111,8 +118,7 @@ long long count_differences_on_device(const float* a, const float* b, std::size_
   count_differences_kernel<<<1024, 256>>>(a, b, count, differences);
   unsigned long long result = 0;
   const cudaError_t status = cudaGetLastError();
-  const cudaError_t copy =
-      cudaMemcpy(&result, differences, sizeof result, cudaMemcpyDeviceToHost);
+  const cudaError_t copy = cudaMemcpy(&result, differences, sizeof result, cudaMemcpyDeviceToHost);
   cudaFree(differences);
   CUDA_CHECK(status);
   CUDA_CHECK(copy);

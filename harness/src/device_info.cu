@@ -59,8 +59,9 @@ DeviceInfo query_device() {
   info.name = properties.name;
   info.compute_capability = fmt::format("{}.{}", properties.major, properties.minor);
   const auto release = nvml_driver_version();
-  info.driver_version = release.empty() ? fmt::format("CUDA {}", version_text(driver))
-                                        : fmt::format("{} (CUDA {})", release, version_text(driver));
+  info.driver_version = release.empty()
+                            ? fmt::format("CUDA {}", version_text(driver))
+                            : fmt::format("{} (CUDA {})", release, version_text(driver));
   info.runtime_version = version_text(runtime);
   info.sm_count = properties.multiProcessorCount;
   info.memory_gib = static_cast<double>(properties.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);

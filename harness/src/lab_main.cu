@@ -39,7 +39,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const auto value = [&](std::string_view flag) -> std::optional<std::string> {
-      if (arg.rfind(std::string(flag) + "=", 0) == 0) return std::string(arg.substr(flag.size() + 1));
+      if (arg.rfind(std::string(flag) + "=", 0) == 0)
+        return std::string(arg.substr(flag.size() + 1));
       if (arg == flag && i + 1 < argc) return std::string(argv[++i]);
       return std::nullopt;
     };
@@ -50,8 +51,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
     } else if (auto v = value("--spec")) {
       options.spec = *v;
     } else {
-      std::fprintf(stderr, "unknown argument '%s'\nusage: %s [--seed N] [--results-dir DIR] "
-                   "[--spec FILE] [--gtest_filter=Suite.Name]\n", argv[i], argv[0]);
+      std::fprintf(stderr,
+                   "unknown argument '%s'\nusage: %s [--seed N] [--results-dir DIR] "
+                   "[--spec FILE] [--gtest_filter=Suite.Name]\n",
+                   argv[i], argv[0]);
       return std::nullopt;
     }
   }

@@ -75,10 +75,9 @@ LaunchRecorder::LaunchRecorder() {
   }
   // Make sure the context exists and earlier work is finished, so only what follows is seen.
   CUDA_CHECK(cudaDeviceSynchronize());
-  for (CUptiResult result :
-       {cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
-        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
-        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY)}) {
+  for (CUptiResult result : {cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
+                             cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
+                             cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY)}) {
     if (result != CUPTI_SUCCESS && unavailable_.empty()) {
       unavailable_ = "cannot observe kernel launches (CUPTI: " + cupti_error_text(result) +
                      "); is a profiler or sanitizer attached?";

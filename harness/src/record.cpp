@@ -46,9 +46,12 @@ Mismatch mismatch_from(const json& in) {
 }
 
 json to_json_value(const ErrorMap& map) {
-  return {{"rows", map.rows},           {"cols", map.cols},
-          {"cell_rows", map.cell_rows}, {"cell_cols", map.cell_cols},
-          {"grid_rows", map.grid_rows}, {"grid_cols", map.grid_cols},
+  return {{"rows", map.rows},
+          {"cols", map.cols},
+          {"cell_rows", map.cell_rows},
+          {"cell_cols", map.cell_cols},
+          {"grid_rows", map.grid_rows},
+          {"grid_cols", map.grid_cols},
           {"wrong_fraction", map.wrong_fraction}};
 }
 
@@ -82,7 +85,8 @@ json to_json_value(const CaseResult& c) {
   if (c.error_map) out["error_map"] = to_json_value(*c.error_map);
   out["out_of_bounds"] = json::array();
   for (const auto& w : c.out_of_bounds) {
-    out["out_of_bounds"].push_back({{"buffer", w.buffer}, {"offset", w.offset}, {"value", w.value}});
+    out["out_of_bounds"].push_back(
+        {{"buffer", w.buffer}, {"offset", w.offset}, {"value", w.value}});
   }
   return out;
 }

@@ -30,8 +30,8 @@ std::pair<int, int> read_size(const json& value, const std::string& where) {
   const long long rows = value[0].get<long long>();
   const long long cols = value[1].get<long long>();
   if (rows < 1 || cols < 1 || rows > (1LL << 20) || cols > (1LL << 20)) {
-    throw SpecError(fmt::format("{}: sizes must be between 1 and 1048576, got {}", where,
-                                value.dump()));
+    throw SpecError(
+        fmt::format("{}: sizes must be between 1 and 1048576, got {}", where, value.dump()));
   }
   return {static_cast<int>(rows), static_cast<int>(cols)};
 }

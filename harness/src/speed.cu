@@ -54,11 +54,10 @@ void judge_speed(Check& check, const Timing& timing, double threshold, double ma
 }
 
 TimedWork memcpy_reference(const float* source, float* destination, std::size_t bytes) {
-  return {"cudaMemcpy device to device",
-          [=] {
-            CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice));
-          },
-          2.0 * static_cast<double>(bytes)};
+  return {
+      "cudaMemcpy device to device",
+      [=] { CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice)); },
+      2.0 * static_cast<double>(bytes)};
 }
 
 }  // namespace harness

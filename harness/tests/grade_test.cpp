@@ -27,8 +27,8 @@ CheckRecord record(const std::string& check, Verdict verdict, double fraction = 
 
 TEST(Grade, PointsComeFromTheSpecAndTheVerdict) {
   const auto s = spec();
-  const auto grade = grade_lab(s, {record("A.Correct", Verdict::fail, 2.0 / 3.0),
-                                   record("A.Speed", Verdict::pass)});
+  const auto grade = grade_lab(
+      s, {record("A.Correct", Verdict::fail, 2.0 / 3.0), record("A.Speed", Verdict::pass)});
   ASSERT_EQ(grade.checks.size(), 3u);
   EXPECT_DOUBLE_EQ(grade.checks[0].points, 20);
   EXPECT_DOUBLE_EQ(grade.checks[1].points, 20);

@@ -42,7 +42,8 @@ CheckRecord full_record() {
   c.error_map = ErrorMap{64, 32, 1, 1, 64, 32, std::vector<float>(64 * 32, 0.0f)};
   c.out_of_bounds = {{"out", 2048, "7"}};
   r.cases = {c};
-  r.timing = Timing{"16384x16384", "GB/s", 30, 0.7, 0.69, 0.75, 0.02, 1800, "memcpy", 0.45, 0.01, 2900, 0.62, 0.45};
+  r.timing = Timing{"16384x16384", "GB/s",   30,   0.7,  0.69, 0.75, 0.02,
+                    1800,          "memcpy", 0.45, 0.01, 2900, 0.62, 0.45};
   r.device = DeviceInfo{"NVIDIA H100", "9.0", "580.159.04", "13.0", 132, 79.6};
   return r;
 }
@@ -87,7 +88,8 @@ TEST(Record, RejectsUnknownVerdictsAndSchemas) {
 
 TEST(Record, FractionIsClampedToZeroToOne) {
   const auto dir = fresh_dir("fraction");
-  std::ofstream(dir / "a.json") << R"({"schema": 1, "check": "A.B", "verdict": "fail", "fraction": 7})";
+  std::ofstream(dir / "a.json")
+      << R"({"schema": 1, "check": "A.B", "verdict": "fail", "fraction": 7})";
   EXPECT_DOUBLE_EQ(read_record(dir / "a.json").fraction, 1.0);
 }
 

@@ -105,14 +105,23 @@ std::string error_map_svg(const harness::ErrorMap& map) {
     const long long row0 = i * map.cell_rows;
     if (row0 >= map.rows) break;
     const long long row1 = std::min(map.rows, row0 + map.cell_rows);
-    for (int j = 0; j < map.grid_cols; ++j) {
+    // Neighbouring cells of one row with the same share become one rectangle: a matrix that is
+    // wrong everywhere is then one rectangle per row, not thousands (reports stay small).
+    for (int j = 0; j < map.grid_cols;) {
       const long long col0 = j * map.cell_cols;
       if (col0 >= map.cols) break;
-      const long long col1 = std::min(map.cols, col0 + map.cell_cols);
       const double share = map.wrong_fraction[static_cast<std::size_t>(i) * map.grid_cols + j];
+      int end = j + 1;
+      while (end < map.grid_cols && end * map.cell_cols < map.cols &&
+             map.wrong_fraction[static_cast<std::size_t>(i) * map.grid_cols + end] == share) {
+        ++end;
+      }
+      const long long col1 = std::min(map.cols, end * map.cell_cols);
+      const int run = end - j;
+      j = end;
       if (!(share > 0)) continue;  // correct (or NaN): the background shows through
-      ++wrong_cells;
-      if (share >= 1) ++all_wrong_cells;
+      wrong_cells += run;
+      if (share >= 1) all_wrong_cells += run;
       cells += fmt::format(
           R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>rows {}&#8211;{}, columns {}&#8211;{}: {} wrong</title></rect>)",
           px(kLeft + col0 * sx), px(kTop + row0 * sy), px((col1 - col0) * sx),

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
-#include <vector>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -77,7 +77,7 @@ void fail_case(CaseResult& result, const std::string& reason);
 }  // namespace harness
 
 // LAB_CHECK(CopyMatrix, Correctness) { ... uses `check` ... }
-#define LAB_CHECK(suite, name)                                                \
-  static void suite##_##name##_check_body(::harness::Check& check);           \
-  TEST(suite, name) { ::harness::run_check(suite##_##name##_check_body); }   \
+#define LAB_CHECK(suite, name)                                             \
+  static void suite##_##name##_check_body(::harness::Check& check);        \
+  TEST(suite, name) { ::harness::run_check(suite##_##name##_check_body); } \
   static void suite##_##name##_check_body(::harness::Check& check)

@@ -2,8 +2,8 @@
 // copied back. NaN and Inf never pass, whatever the tolerance.
 #pragma once
 
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "harness/record.hpp"
 
@@ -18,7 +18,8 @@ struct CompareOptions {
 // tolerance per element (derived by the caller from K and |A|.|B|). Fills everything in the case
 // but its name; the verdict is pass when no element is wrong.
 CaseResult compare_matrices(const std::vector<float>& expected, const std::vector<float>& got,
-                            long long rows, long long cols, const std::vector<float>& tolerance = {},
+                            long long rows, long long cols,
+                            const std::vector<float>& tolerance = {},
                             const CompareOptions& options = {});
 
 // One line for a student: how many are wrong, how many were never written, the first position.

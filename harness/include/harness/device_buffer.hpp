@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 #include <string>
 #include <vector>
 
@@ -43,6 +42,7 @@ class DeviceBuffer {
   std::string name_;
   std::size_t count_;
   std::size_t guard_;
+  int guard_byte_;
   float* base_ = nullptr;  // start of the front guard
   float* payload_ = nullptr;
 };

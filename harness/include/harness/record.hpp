@@ -38,11 +38,11 @@ struct Mismatch {
 // A coarse picture of where the wrong elements are: the matrix is cut into cells of
 // cell_rows x cell_cols elements and each cell holds the share of its elements that are wrong.
 struct ErrorMap {
-  long long rows = 0;       // matrix size
+  long long rows = 0;  // matrix size
   long long cols = 0;
   long long cell_rows = 1;  // elements per cell
   long long cell_cols = 1;
-  int grid_rows = 0;        // cells
+  int grid_rows = 0;  // cells
   int grid_cols = 0;
   std::vector<float> wrong_fraction;  // grid_rows * grid_cols, row-major
 };
@@ -103,8 +103,8 @@ struct CheckRecord {
   std::string kind;   // correctness, speed, structure
   std::string title;
   Verdict verdict = Verdict::not_run;
-  std::string reason;     // one line a student can act on
-  double fraction = 0;    // share of the check passed, 0..1 (partial credit)
+  std::string reason;   // one line a student can act on
+  double fraction = 0;  // share of the check passed, 0..1 (partial credit)
   std::uint64_t seed = 0;
   std::string backend = "cuda";
   std::string started_at;  // ISO 8601, UTC

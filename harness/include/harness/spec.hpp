@@ -1,5 +1,6 @@
-// The lab spec: points, sizes and thresholds as data an instructor can edit (labs/labN-*/spec.json).
-// Host-only. Every problem with the file is reported as a SpecError naming the file and the field.
+// The lab spec: points, sizes and thresholds as data an instructor can edit
+// (labs/labN-*/spec.json). Host-only. Every problem with the file is reported as a SpecError naming
+// the file and the field.
 #pragma once
 
 #include <filesystem>
@@ -39,8 +40,8 @@ struct CheckSpec {
     try {
       return it->get<T>();
     } catch (const nlohmann::json::exception&) {
-      throw SpecError(fmt::format("{}: check '{}': '{}' has the wrong type ({})", source, id, key,
-                                  it->dump()));
+      throw SpecError(
+          fmt::format("{}: check '{}': '{}' has the wrong type ({})", source, id, key, it->dump()));
     }
   }
 

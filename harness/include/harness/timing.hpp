@@ -5,7 +5,6 @@
 
 #include <functional>
 #include <vector>
-#include <vector>
 
 namespace harness {
 

@@ -145,8 +145,8 @@ LAB_CHECK(CopyMatrix, OneThreadPerElement) {
   const auto [rows, cols] = check.spec().size("size");
   const long long elements = 1LL * rows * cols;
   if (observed->threads >= elements) {
-    check.set_verdict(Verdict::pass, fmt::format("{} threads for {} elements", observed->threads,
-                                                 elements));
+    check.set_verdict(Verdict::pass,
+                      fmt::format("{} threads for {} elements", observed->threads, elements));
   } else {
     check.set_verdict(Verdict::fail,
                       fmt::format("{} threads for {} elements: one thread per element needs a "
@@ -166,15 +166,16 @@ LAB_CHECK(CopyMatrixStrided, ElementsPerThread) {
   if (!observed) return;
   const auto [rows, cols] = check.spec().size("size");
   const double needed = check.spec().positive("min_elements_per_thread");
-  const double per_thread = static_cast<double>(rows) * cols / static_cast<double>(observed->threads);
+  const double per_thread =
+      static_cast<double>(rows) * cols / static_cast<double>(observed->threads);
   const auto summary = fmt::format("{} threads for {}x{} elements: {:.2f} elements per thread",
                                    observed->threads, rows, cols, per_thread);
   if (per_thread >= needed) {
     check.set_verdict(Verdict::pass, summary);
   } else {
-    check.set_verdict(Verdict::fail,
-                      fmt::format("{}; needs {} or more (make the grid shorter in y)", summary,
-                                  needed));
+    check.set_verdict(
+        Verdict::fail,
+        fmt::format("{}; needs {} or more (make the grid shorter in y)", summary, needed));
   }
 }
 
