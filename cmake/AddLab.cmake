@@ -11,6 +11,8 @@
 set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
+find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
+             HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
 
 function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
   file(READ "${spec_file}" spec_text)
@@ -115,6 +117,7 @@ function(add_lab folder)
   set_tests_properties(${lab}.report PROPERTIES
     FIXTURES_CLEANUP ${lab} LABELS "${lab};report" SKIP_RETURN_CODE 77)
 
+  _labs_add_sanitizer_tests(${lab} "${ids}" "${kinds}" "${results}")
   set_property(GLOBAL APPEND PROPERTY LABS_ALL_LABS ${lab})
   if(TARGET all_labs)
     add_dependencies(all_labs ${lab})
@@ -122,6 +125,32 @@ function(add_lab folder)
   if(LABS_BUILD_SELF_TESTS)
     _labs_add_must_fail_tests(${lab} "${lab_dir}" "${ids}" "${kinds}")
   endif()
+endfunction()
+
+# compute-sanitizer memcheck (out-of-bounds and misaligned accesses, also reads, which guard zones
+# cannot see) and racecheck (shared-memory races) over the correctness checks, as their own tests
+# with the label "sanitizer". Speed and structure checks are left out: the sanitizer slows kernels
+# a hundredfold and holds the profiling interface the launch recorder needs.
+function(_labs_add_sanitizer_tests lab ids kinds results)
+  if(NOT LABS_COMPUTE_SANITIZER)
+    return()
+  endif()
+  set(filter "")
+  foreach(id kind IN ZIP_LISTS ids kinds)
+    if(kind STREQUAL "correctness")
+      string(APPEND filter "${id}:")
+    endif()
+  endforeach()
+  if(filter STREQUAL "")
+    return()
+  endif()
+  foreach(tool memcheck racecheck)
+    add_test(NAME ${lab}.sanitizer.${tool}
+             COMMAND sh "${LABS_CMAKE_DIR}/run_sanitizer.sh" "$<TARGET_FILE:${lab}>" "${lab}"
+                     "${LABS_COMPUTE_SANITIZER}" ${tool} "${results}-${tool}" "${filter}")
+    set_tests_properties(${lab}.sanitizer.${tool} PROPERTIES
+      LABELS "${lab};sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900 RESOURCE_LOCK gpu)
+  endforeach()
 endfunction()
 
 # Tests of the checks themselves: the starter must fail every correctness check, and each

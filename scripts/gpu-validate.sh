@@ -19,6 +19,17 @@ cmake --build "$work/ci" --target all all_labs -j "$(nproc)" > "$out/build-ci.lo
 tail -25 "$out/ctest-ci.log"
 tar -C "$work/ci" -czf "$out/ci-results.tar.gz" results reports
 
+echo "== speed checks of every solution, three runs each =="
+for exe in "$work"/ci/labs/lab[0-9]*; do
+  name=$(basename "$exe")
+  case $name in *_*) continue ;; esac
+  for run in 1 2 3; do
+    "$exe" --gtest_filter='*Speed*' --results-dir "$work/bench/$name-run$run" > /dev/null 2>&1
+  done
+done
+"$work/ci/grader/labgrade" timings "$work"/bench/* | sed "s|$work/bench/||" > "$out/timings.md"
+cat "$out/timings.md"
+
 echo "== student workflow on the starter: make $lab && ctest =="
 cmake -S "$root" -B "$work/student" > "$out/configure-student.log" 2>&1
 (cd "$work/student" && make "$lab" -j "$(nproc)" > "$out/build-student.log" 2>&1 && ctest > "$out/ctest-student.log" 2>&1)

@@ -3,6 +3,7 @@
 
 #include "report_command.hpp"
 #include "run_command.hpp"
+#include "timings_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"labgrade: grade CUDA matrix labs and render HTML grade reports"};
@@ -39,8 +40,14 @@ int main(int argc, char** argv) {
   run_cmd->add_option("command", run.command, "The lab program and its arguments (after --)")
       ->required();
 
+  std::vector<std::string> timing_dirs;
+  auto* timings_cmd = app.add_subcommand(
+      "timings", "Print the speed records of results folders as a Markdown table");
+  timings_cmd->add_option("results", timing_dirs, "Folders of result records")->required();
+
   CLI11_PARSE(app, argc, argv);
   if (*report_cmd) return grader::report_command(report);
   if (*run_cmd) return grader::run_check_command(run);
+  if (*timings_cmd) return grader::timings_command(timing_dirs);
   return 2;
 }

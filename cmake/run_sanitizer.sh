@@ -1,0 +1,25 @@
+#!/bin/sh
+# ctest's entry point for compute-sanitizer over a lab's correctness checks. Skipped (77) when the
+# lab is not built or there is no GPU; fails when the sanitizer reports an error.
+#   run_sanitizer.sh LAB_EXE LAB SANITIZER TOOL RESULTS_DIR GTEST_FILTER
+exe=$1 lab=$2 sanitizer=$3 tool=$4 results=$5 filter=$6
+if [ ! -x "$exe" ]; then
+  echo "not built: run make $lab"
+  exit 77
+fi
+"$exe" --gtest_list_tests > /dev/null 2>&1 || true
+if ! nvidia-smi -L > /dev/null 2>&1; then
+  echo "skipped: no GPU for compute-sanitizer"
+  exit 77
+fi
+rm -rf "$results"
+"$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 \
+  "$exe" --results-dir "$results" --gtest_filter="$filter"
+status=$?
+case $status in
+  0) echo "compute-sanitizer $tool: no errors" ;;
+  99) echo "compute-sanitizer $tool found errors (listed above with the kernel and line)" ;;
+  77) echo "skipped: no GPU" ;;
+  *) echo "the checks under compute-sanitizer ended with status $status" ;;
+esac
+exit $status
