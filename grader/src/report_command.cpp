@@ -50,11 +50,21 @@ int report_command(const ReportOptions& options) {
     write_text(out, reports::render_lab_report(grade, context));
 
     int passed = 0;
-    for (const auto& check : grade.checks) passed += check.verdict == harness::Verdict::pass;
+    int skipped = 0;
+    std::string skip_reason;
+    for (const auto& check : grade.checks) {
+      passed += check.verdict == harness::Verdict::pass;
+      if (check.verdict == harness::Verdict::skipped) {
+        ++skipped;
+        if (skip_reason.empty() && check.record) skip_reason = check.record->reason;
+      }
+    }
+    const auto skipped_text =
+        skipped ? fmt::format(", {} skipped ({})", skipped, skip_reason) : std::string();
     const auto summary =
-        fmt::format("{} ({}): {} / {} points, {} of {} checks passed; report: {}", grade.lab,
+        fmt::format("{} ({}): {} / {} points, {} of {} checks passed{}; report: {}", grade.lab,
                     grade.title, format_points(grade.points), format_points(grade.max_points),
-                    passed, grade.checks.size(), out.string());
+                    passed, grade.checks.size(), skipped_text, out.string());
     std::printf("%s\n", summary.c_str());
     for (const auto& problem : grade.problems) std::printf("warning: %s\n", problem.c_str());
     if (!options.summary_file.empty()) write_text(options.summary_file, summary + "\n");
