@@ -155,7 +155,9 @@ endfunction()
 
 # Tests of the checks themselves: the starter must fail every correctness check, and each
 # known-wrong kernel in tests/wrong/ must fail the checks its first line names
-# ("// must-fail: Suite.Name Suite.Other"). Without a GPU they are skipped.
+# ("// must-fail: Suite.Name Suite.Other"), where sanitizer.memcheck or sanitizer.racecheck means
+# compute-sanitizer must report errors (a race does not always show in the results, the sanitizer
+# always sees it). Without a GPU they are skipped.
 function(_labs_add_must_fail_tests lab lab_dir ids kinds)
   set(variants "starter=${lab_dir}/kernel.cu")
   file(GLOB wrong_kernels CONFIGURE_DEPENDS "${lab_dir}/tests/wrong/*.cu")
@@ -182,6 +184,13 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds)
       if(NOT must_fail)
         message(FATAL_ERROR "${file}: the first line must be // must-fail: Suite.Name ...")
       endif()
+      set(sanitizer_tools "")
+      foreach(id IN LISTS must_fail)
+        if(id MATCHES "^sanitizer\\.(memcheck|racecheck)$")
+          list(APPEND sanitizer_tools "${CMAKE_MATCH_1}")
+          list(REMOVE_ITEM must_fail "${id}")
+        endif()
+      endforeach()
       foreach(id IN LISTS must_fail)
         if(NOT id IN_LIST ids)
           message(FATAL_ERROR "${file}: must-fail names '${id}', which is not a check of ${lab}")
@@ -191,6 +200,28 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds)
     set(target ${lab}_${name})
     add_executable(${target} "${file}")
     target_link_libraries(${target} PRIVATE ${lab}_checks)
+    if(NOT name STREQUAL "starter")
+      set(correctness_filter "")
+      foreach(id kind IN ZIP_LISTS ids kinds)
+        if(kind STREQUAL "correctness")
+          string(APPEND correctness_filter "${id}:")
+        endif()
+      endforeach()
+      foreach(tool IN LISTS sanitizer_tools)
+        if(LABS_COMPUTE_SANITIZER)
+          add_test(NAME ${lab}.must_fail.${name}.${tool}
+                   COMMAND sh "${LABS_CMAKE_DIR}/run_sanitizer.sh" "$<TARGET_FILE:${target}>"
+                           "${lab}" "${LABS_COMPUTE_SANITIZER}" ${tool}
+                           "${CMAKE_BINARY_DIR}/results/must_fail/${target}-${tool}"
+                           "${correctness_filter}" expect-errors)
+          set_tests_properties(${lab}.must_fail.${name}.${tool} PROPERTIES
+            LABELS "known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900 RESOURCE_LOCK gpu)
+        endif()
+      endforeach()
+      if(NOT must_fail)
+        continue()
+      endif()
+    endif()
     add_test(NAME ${lab}.must_fail.${name}
              COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "$<TARGET_FILE:${target}>"
                      "${CMAKE_BINARY_DIR}/results/must_fail/${target}" ${must_fail})

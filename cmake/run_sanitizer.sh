@@ -2,8 +2,9 @@
 # ctest's entry point for compute-sanitizer over a lab's correctness checks. Skipped (77) when the
 # lab is not built or there is no GPU; fails only when the sanitizer reports an error (a check
 # that fails is the correctness tests' business, not this test's).
-#   run_sanitizer.sh LAB_EXE LAB SANITIZER TOOL RESULTS_DIR GTEST_FILTER
-exe=$1 lab=$2 sanitizer=$3 tool=$4 results=$5 filter=$6
+#   run_sanitizer.sh LAB_EXE LAB SANITIZER TOOL RESULTS_DIR GTEST_FILTER [expect-errors]
+# With expect-errors (a known-wrong kernel) it passes only when the sanitizer reports errors.
+exe=$1 lab=$2 sanitizer=$3 tool=$4 results=$5 filter=$6 expect=${7:-}
 if [ ! -x "$exe" ]; then
   echo "not built: run make $lab"
   exit 77
@@ -17,6 +18,13 @@ rm -rf "$results"
 "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 \
   "$exe" --results-dir "$results" --gtest_filter="$filter"
 status=$?
+if [ "$expect" = expect-errors ]; then
+  case $status in
+    99) echo "caught: compute-sanitizer $tool reported errors, as it must"; exit 0 ;;
+    77) echo "skipped: no GPU"; exit 77 ;;
+    *) echo "NOT CAUGHT: compute-sanitizer $tool reported no errors (status $status)"; exit 1 ;;
+  esac
+fi
 case $status in
   99)
     echo "compute-sanitizer $tool found errors (listed above with the kernel and line)"

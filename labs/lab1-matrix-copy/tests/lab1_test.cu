@@ -6,7 +6,7 @@
 
 #include "harness/check.hpp"
 #include "harness/cuda_check.hpp"
-#include "harness/launch_recorder.hpp"
+#include "harness/observe.hpp"
 #include "harness/random.hpp"
 #include "harness/speed.hpp"
 #include "lab1.h"
@@ -51,37 +51,21 @@ struct ObservedLaunch {
 // Runs the launcher once under the launch recorder. Returns nothing (and sets the verdict) when
 // the launches cannot be judged.
 std::optional<ObservedLaunch> observe_launch(Check& check, CopyLauncher copy, const char* name) {
-  const auto [rows, cols] = check.spec().size("size");
+  const int rows = check.spec().size("size").first;
+  const int cols = check.spec().size("size").second;
   auto in = DeviceBuffer::matrix("in", rows, cols);
   auto out = DeviceBuffer::matrix("out", rows, cols);
   in.fill_random(check.seed_for("input"));
 
-  harness::LaunchRecorder recorder;
-  if (!recorder.unavailable_reason().empty()) {
-    check.set_verdict(Verdict::error, recorder.unavailable_reason());
-    return std::nullopt;
-  }
-  copy(in.data(), out.data(), rows, cols);
-  harness::synchronize_after(fmt::format("{}(in, out, {}, {})", name, rows, cols));
   ObservedLaunch observed;
-  observed.activity = recorder.stop();
-  for (const auto& launch : observed.activity.kernels) {
-    observed.threads += launch.threads();
-    check.note("launched " + harness::describe_launch(launch));
-  }
+  const auto call = fmt::format("{}(in, out, {}, {})", name, rows, cols);
+  auto activity =
+      harness::observe_launches(check, call, [&] { copy(in.data(), out.data(), rows, cols); });
+  if (!activity) return std::nullopt;
+  observed.activity = std::move(*activity);
+  for (const auto& launch : observed.activity.kernels) observed.threads += launch.threads();
   observed.output_right =
       harness::count_differences_on_device(in.data(), out.data(), in.size()) == 0;
-
-  if (observed.activity.memory_copies > 0) {
-    check.set_verdict(Verdict::fail, fmt::format("{} calls cudaMemcpy: the copy must be done by "
-                                                 "your kernel",
-                                                 name));
-    return std::nullopt;
-  }
-  if (observed.activity.kernels.empty()) {
-    check.set_verdict(Verdict::fail, fmt::format("{} launched no kernel", name));
-    return std::nullopt;
-  }
   if (!observed.output_right) {
     check.set_verdict(Verdict::fail, fmt::format("the {}x{} copy is wrong, so its launch shape "
                                                  "is not graded: fix correctness first",

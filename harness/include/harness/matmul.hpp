@@ -1,0 +1,84 @@
+// Matrix products for labs 2 to 7: inputs, known answers from the course material, expected
+// results with a per-element tolerance, a case runner, and the speed references (a naive kernel
+// and cuBLAS FP32). Shapes: C (m x n) = A (m x k) * B (k x n), all row-major float32.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/check.hpp"
+#include "harness/observe.hpp"
+#include "harness/speed.hpp"
+
+namespace harness {
+
+struct MatmulShape {
+  int m = 1;
+  int k = 1;
+  int n = 1;
+  std::string label() const;  // "70x64 * 64x200"
+  double flops() const { return 2.0 * m * n * static_cast<double>(k); }
+};
+
+// Integer values (small, nonzero) make every float32 sum exact, so results compare bit for bit
+// whatever the order of the additions; real values compare within a tolerance derived from k.
+enum class Values { integers, reals };
+
+struct MatmulProblem {
+  MatmulShape shape;
+  Values values = Values::integers;
+  std::vector<float> a;
+  std::vector<float> b;
+  std::string name;  // for messages
+};
+
+MatmulProblem random_problem(const MatmulShape& shape, Values values, std::uint64_t seed);
+
+// Worked examples from the course documents, with their published answers.
+struct KnownAnswer {
+  MatmulProblem problem;
+  std::vector<float> c;     // the answer as printed
+  std::string description;  // where it comes from
+};
+std::vector<KnownAnswer> known_answers();
+// Only the square ones (for labs whose contract takes a single width).
+std::vector<KnownAnswer> square_known_answers();
+
+// Expected product and tolerance. For integer inputs the tolerance is empty: exact comparison.
+// For reals each element's tolerance is 2 * gamma_k * (|A| |B|)_ij with gamma_k = k u / (1 - k u),
+// u = 2^-24: the textbook bound on the error of any order of summation in float32 (doubled to
+// cover the reference's own rounding). Small products are computed in double on the CPU; large
+// ones with cuBLAS FP32 on the GPU (pedantic math: no TF32).
+struct ExpectedProduct {
+  std::vector<float> c;
+  std::vector<float> tolerance;
+  std::string method;
+};
+ExpectedProduct expected_product(const MatmulProblem& problem);
+
+// The student's launcher, bound to its arguments: launch(A, B, C) with device pointers.
+using MatmulLauncher = std::function<void(const float* a, const float* b, float* c)>;
+
+// One case: guarded buffers, C poisoned with NaN, the launcher called and synchronized, C
+// compared (exactly, or within the tolerance), no writes outside C, A and B unchanged.
+void run_matmul_case(CaseResult& result, const MatmulProblem& problem,
+                     const std::vector<float>& expected, const std::vector<float>& tolerance,
+                     const MatmulLauncher& launch, const std::string& call);
+
+// Convenience: expected_product + run_matmul_case.
+void check_matmul(CaseResult& result, const MatmulProblem& problem, const MatmulLauncher& launch,
+                  const std::string& call);
+
+// C = A * B with cuBLAS FP32 (row-major), on device pointers. cuBLAS is loaded at run time so
+// that a student's kernel.cu cannot call it: it would not link.
+void cublas_matmul(const float* a, const float* b, float* c, const MatmulShape& shape);
+// The same on |A| and |B| elementwise is what the tolerance needs for large sizes.
+
+// Speed references: work = 2 m n k floating-point operations.
+TimedWork cublas_reference(const float* a, const float* b, float* c, const MatmulShape& shape);
+TimedWork naive_reference(const float* a, const float* b, float* c, const MatmulShape& shape);
+
+}  // namespace harness
