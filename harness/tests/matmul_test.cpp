@@ -1,0 +1,113 @@
+// The host side of the matmul harness: the known answers are the ones the course documents print,
+// and the tolerance accepts float32 results summed in any order but not real errors. No GPU needed.
+#include "harness/matmul.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace harness {
+namespace {
+
+const KnownAnswer& find_answer(const std::vector<KnownAnswer>& answers, const std::string& part) {
+  for (const auto& answer : answers) {
+    if (answer.problem.name.find(part) != std::string::npos) return answer;
+  }
+  throw std::runtime_error("no known answer named " + part);
+}
+
+float at(const std::vector<float>& m, int cols, int row, int col) {
+  return m[static_cast<size_t>(row) * cols + col];
+}
+
+TEST(KnownAnswers, MatchThePublishedEntries) {
+  const auto answers = known_answers();
+  const auto& graph = find_answer(answers, "10 vertices");
+  EXPECT_EQ(at(graph.c, 10, 2, 9), 7);   // C to J
+  EXPECT_EQ(at(graph.c, 10, 1, 2), 22);  // P(2,3), 1-based
+  EXPECT_EQ(at(graph.c, 10, 4, 4), 10);  // P(5,5)
+  EXPECT_EQ(at(graph.c, 10, 9, 9), 25);  // P(10,10)
+  const auto& eight = find_answer(answers, "5 vertices");
+  EXPECT_EQ(at(eight.c, 5, 0, 1), 208);  // A to B, length 8
+  const auto& pascal = find_answer(answers, "Pascal 8x8");
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 8; ++j) EXPECT_EQ(at(pascal.c, 8, i, j), i == j ? 1 : 0);
+  }
+  EXPECT_EQ(at(find_answer(answers, "Pascal 8x8").problem.a, 8, 7, 3), 35);  // C(7,3)
+}
+
+// The answers printed in the documents agree with the harness's own reference.
+TEST(KnownAnswers, AgreeWithTheReference) {
+  for (const auto& answer : known_answers()) {
+    SCOPED_TRACE(answer.problem.name);
+    const auto expected = expected_product(answer.problem);
+    EXPECT_TRUE(expected.tolerance.empty()) << "integer problems compare exactly";
+    EXPECT_EQ(expected.c, answer.c);
+  }
+  for (const auto& answer : square_known_answers()) {
+    EXPECT_EQ(answer.problem.shape.m, answer.problem.shape.n);
+    EXPECT_EQ(answer.problem.shape.m, answer.problem.shape.k);
+  }
+}
+
+// What a student's kernel computes: float32, summed left to right (or in tiles).
+std::vector<float> float_product(const MatmulProblem& p, int tile) {
+  const auto& s = p.shape;
+  std::vector<float> c(static_cast<size_t>(s.m) * s.n);
+  for (int i = 0; i < s.m; ++i) {
+    for (int j = 0; j < s.n; ++j) {
+      float sum = 0;
+      for (int t = 0; t < s.k; t += tile) {
+        float partial = 0;
+        for (int l = t; l < std::min(s.k, t + tile); ++l) {
+          partial += p.a[static_cast<size_t>(i) * s.k + l] * p.b[static_cast<size_t>(l) * s.n + j];
+        }
+        sum += partial;
+      }
+      c[static_cast<size_t>(i) * s.n + j] = sum;
+    }
+  }
+  return c;
+}
+
+TEST(Tolerance, AcceptsFloatSumsInAnyOrder) {
+  const auto problem = random_problem({24, 3000, 20}, Values::reals, 99);
+  const auto expected = expected_product(problem);
+  ASSERT_EQ(expected.tolerance.size(), expected.c.size());
+  for (int tile : {1, 16, 3000}) {
+    const auto got = float_product(problem, tile);
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_LE(std::fabs(got[i] - expected.c[i]), expected.tolerance[i]) << "tile " << tile;
+    }
+  }
+}
+
+// Dropping one term of the sum (an off-by-one in a loop) is far outside the tolerance at moderate
+// k. (At k in the thousands the worst-case bound grows past a single term: there the integer
+// inputs, compared exactly, are what catch an off-by-one.)
+TEST(Tolerance, RejectsAMissingTerm) {
+  const auto problem = random_problem({24, 200, 20}, Values::reals, 7);
+  const auto expected = expected_product(problem);
+  auto shortened = problem;
+  const int k = problem.shape.k;
+  for (int i = 0; i < problem.shape.m; ++i) shortened.a[static_cast<size_t>(i) * k + k - 1] = 0;
+  const auto wrong = float_product(shortened, 1);
+  int caught = 0;
+  for (size_t i = 0; i < wrong.size(); ++i) {
+    caught += std::fabs(wrong[i] - expected.c[i]) > expected.tolerance[i];
+  }
+  EXPECT_GT(caught, static_cast<int>(wrong.size()) * 95 / 100);
+}
+
+TEST(RandomProblem, IntegersAreExactAndSeeded) {
+  const auto p = random_problem({5, 7, 3}, Values::integers, 1);
+  EXPECT_EQ(p.a.size(), 35u);
+  EXPECT_EQ(p.b.size(), 21u);
+  EXPECT_EQ(p.a, random_problem({5, 7, 3}, Values::integers, 1).a);
+  EXPECT_NE(p.a, random_problem({5, 7, 3}, Values::integers, 2).a);
+  EXPECT_EQ(MatmulShape({70, 64, 200}).label(), "70x64 * 64x200");
+  EXPECT_DOUBLE_EQ(MatmulShape({2, 3, 4}).flops(), 48);
+}
+
+}  // namespace
+}  // namespace harness
