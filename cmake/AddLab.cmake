@@ -154,8 +154,8 @@ function(_labs_add_sanitizer_tests lab ids kinds results)
 endfunction()
 
 # Tests of the checks themselves: the starter must fail every correctness check, and each
-# known-wrong kernel in tests/wrong/ must fail the checks its first line names
-# ("// must-fail: Suite.Name Suite.Other"), where sanitizer.memcheck or sanitizer.racecheck means
+# known-wrong kernel in tests/wrong/ must fail the checks its "// must-fail: Suite.Name Suite.Other"
+# lines name (one or more lines), where sanitizer.memcheck or sanitizer.racecheck means
 # compute-sanitizer must report errors (a race does not always show in the results, the sanitizer
 # always sees it). Without a GPU they are skipped.
 function(_labs_add_must_fail_tests lab lab_dir ids kinds)
@@ -178,9 +178,14 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds)
     if(name STREQUAL "starter")
       set(must_fail ${correctness_checks})
     else()
-      file(STRINGS "${file}" header REGEX "^// must-fail:" LIMIT_COUNT 1)
-      string(REGEX REPLACE "^// must-fail:[ ]*" "" must_fail "${header}")
-      separate_arguments(must_fail UNIX_COMMAND "${must_fail}")
+      # Every "// must-fail:" line counts, so a long list can wrap over several lines.
+      file(STRINGS "${file}" header_lines REGEX "^// must-fail:")
+      set(must_fail "")
+      foreach(line IN LISTS header_lines)
+        string(REGEX REPLACE "^// must-fail:[ ]*" "" names "${line}")
+        separate_arguments(names UNIX_COMMAND "${names}")
+        list(APPEND must_fail ${names})
+      endforeach()
       if(NOT must_fail)
         message(FATAL_ERROR "${file}: the first line must be // must-fail: Suite.Name ...")
       endif()
