@@ -1,0 +1,278 @@
+// Lab 4's graded checks. Each LAB_CHECK matches an entry of ../spec.json, which gives its points,
+// sizes and thresholds.
+//
+// The lab's names follow the exercise (seed 000): A = B * C, with the matrix B, the vector C and
+// the output A. The harness's matrix-product helpers call the left operand A and the output C, so
+// a lab 4 problem is the harness's product (n x n) * (n x 1) with problem.a = the matrix B and
+// problem.b = the vector C; the buffers below carry the lab's names so that messages match the
+// handout.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "harness/check.hpp"
+#include "harness/cuda_check.hpp"
+#include "harness/matmul.hpp"
+#include "harness/observe.hpp"
+#include "harness/speed.hpp"
+#include "lab4.h"
+
+namespace {
+
+using harness::CaseResult;
+using harness::Check;
+using harness::DeviceBuffer;
+using harness::MatmulProblem;
+using harness::MatmulShape;
+using harness::Values;
+using harness::Verdict;
+
+// n * n must fit in an int: the contract indexes B with int arithmetic.
+constexpr int kLargestN = 46340;
+
+int checked_n(const Check& check, int n, const char* key) {
+  if (n < 1 || n > kLargestN) {
+    throw harness::SpecError(fmt::format("{}: check '{}': '{}' must be between 1 and {}, got {}",
+                                         check.spec().source, check.spec().id, key, kLargestN, n));
+  }
+  return n;
+}
+
+std::vector<int> sizes_n(const Check& check) {
+  auto sizes = check.spec().param<std::vector<int>>("n");
+  if (sizes.empty()) {
+    throw harness::SpecError(fmt::format("{}: check '{}': 'n' must list at least one size",
+                                         check.spec().source, check.spec().id));
+  }
+  for (int n : sizes) checked_n(check, n, "n");
+  return sizes;
+}
+
+std::string call_text(int n) { return fmt::format("matvec(A, B, C, {})", n); }
+
+// The lab's three buffers for one problem: B (n x n) and C (n) uploaded, A (n) poisoned with NaN,
+// all with guard zones.
+struct MatvecBuffers {
+  explicit MatvecBuffers(const MatmulProblem& problem)
+      : n(problem.shape.m),
+        B(DeviceBuffer::matrix("B", n, n)),
+        C(DeviceBuffer::matrix("C", n, 1)),
+        A(DeviceBuffer::matrix("A", n, 1)) {
+    B.upload(problem.a);
+    C.upload(problem.b);
+  }
+  void launch() { matvec(A.data(), B.data(), C.data(), n); }
+
+  int n;
+  DeviceBuffer B;
+  DeviceBuffer C;
+  DeviceBuffer A;
+};
+
+// A compared with the expected vector (exactly when `tolerance` is empty), nothing written
+// outside A.
+void expect_output(CaseResult& result, const MatvecBuffers& buffers,
+                   const std::vector<float>& expected, const std::vector<float>& tolerance = {}) {
+  harness::expect_matrix(result, expected, buffers.A, buffers.n, 1, tolerance);
+  harness::expect_guards_intact(result, buffers.A, 1);
+}
+
+// One case: the launcher called once; A right, nothing written outside A, B and C unchanged.
+void run_matvec_case(CaseResult& result, const MatmulProblem& problem,
+                     const std::vector<float>& expected, const std::vector<float>& tolerance) {
+  MatvecBuffers buffers(problem);
+  buffers.launch();
+  harness::synchronize_after(call_text(buffers.n));
+  expect_output(result, buffers, expected, tolerance);
+  harness::expect_guards_intact(result, buffers.B, buffers.n);
+  harness::expect_guards_intact(result, buffers.C, 1);
+  harness::expect_unchanged(result, buffers.B, problem.a);
+  harness::expect_unchanged(result, buffers.C, problem.b);
+}
+
+// Random problems at every n of the spec: integers compare exactly, reals within the harness's
+// tolerance (derived from n); large ones are checked against cuBLAS.
+void check_random_problems(Check& check, Values values, const char* kind) {
+  for (int n : sizes_n(check)) {
+    const MatmulShape shape{n, n, 1};
+    const auto label = fmt::format("{} {}", kind, shape.label());
+    check.run_case(label, [&](CaseResult& result) {
+      const auto problem = harness::random_problem(shape, values, check.seed_for(label));
+      const auto expected = harness::expected_product(problem);
+      run_matvec_case(result, problem, expected.c, expected.tolerance);
+    });
+  }
+}
+
+// ---- known answers from the course material ------------------------------------------------
+
+struct VectorAnswer {
+  MatmulProblem problem;  // a = the matrix B, b = the vector C
+  std::vector<float> expected;
+};
+
+const harness::KnownAnswer& find_answer(const std::vector<harness::KnownAnswer>& answers,
+                                        const std::string& name) {
+  for (const auto& answer : answers) {
+    if (answer.problem.name == name) return answer;
+  }
+  throw std::runtime_error(fmt::format("the harness has no known answer named '{}'", name));
+}
+
+std::vector<float> column_of(const std::vector<float>& matrix, int size, int column) {
+  std::vector<float> out(static_cast<size_t>(size));
+  for (int i = 0; i < size; ++i)
+    out[static_cast<size_t>(i)] = matrix[static_cast<size_t>(i) * size + column];
+  return out;
+}
+
+VectorAnswer vector_answer(const std::string& label, const std::vector<float>& matrix, int n,
+                           std::vector<float> vector, std::vector<float> expected) {
+  VectorAnswer answer;
+  answer.problem.shape = MatmulShape{n, n, 1};
+  answer.problem.values = Values::integers;
+  answer.problem.a = matrix;
+  answer.problem.b = std::move(vector);
+  answer.problem.name = label;
+  answer.expected = std::move(expected);
+  return answer;
+}
+
+// A square product P = M N from the seeds, cut down to one column: M times column j of N is
+// column j of P.
+VectorAnswer column_answer(const std::string& label, const harness::KnownAnswer& product,
+                           int column) {
+  const auto& s = product.problem.shape;
+  if (s.m != s.k || s.k != s.n || column >= s.n) {
+    throw std::runtime_error(fmt::format("known answer '{}' is not square or has no column {}",
+                                         product.problem.name, column));
+  }
+  return vector_answer(label, product.problem.a, s.n, column_of(product.problem.b, s.n, column),
+                       column_of(product.c, s.n, column));
+}
+
+std::vector<VectorAnswer> known_vector_answers() {
+  const auto answers = harness::known_answers();
+  const auto& graph10 = find_answer(answers, "paths of length 4 (10 vertices)");
+  std::vector<VectorAnswer> out;
+  // Seed 004, figure 1.5: the adjacency matrix of the 10-vertex graph times a vector of ones
+  // counts each vertex's edges (A..J). The degrees add up to 34: twice the graph's 17 edges.
+  out.push_back(vector_answer("degrees of the 10 vertices (adjacency x ones)", graph10.problem.a,
+                              10, std::vector<float>(10, 1.0f), {2, 4, 4, 3, 2, 5, 4, 4, 3, 3}));
+  // Seed 004, figures 1.3 and 1.7: adjacency times "paths of length 3 to J" is "paths of length
+  // 4 to J" (C to J: 7).
+  out.push_back(column_answer("paths of length 4 to J, 10 vertices (C to J: 7)", graph10, 9));
+  // Seed 004, exploration question 1: paths of length 4 times paths of length 4 to B gives the
+  // paths of length 8 to B (A to B: 208).
+  out.push_back(column_answer("paths of length 8 to B, 5 vertices (A to B: 208)",
+                              find_answer(answers, "paths of length 8 (5 vertices)"), 1));
+  // Seed 004, exploration question 4: Pascal's matrix times a column of its signed form is a
+  // column of the identity. Pascal's matrix is not symmetric, so a transposed B shows here.
+  out.push_back(column_answer("Pascal 8x8 times column 0 of signed Pascal (e0)",
+                              find_answer(answers, "Pascal 8x8 times signed Pascal"), 0));
+  out.push_back(column_answer("Pascal 12x12 times column 5 of signed Pascal (e5)",
+                              find_answer(answers, "Pascal 12x12 times signed Pascal"), 5));
+  return out;
+}
+
+}  // namespace
+
+LAB_CHECK(Matvec, Integers) { check_random_problems(check, Values::integers, "integers"); }
+
+LAB_CHECK(Matvec, Reals) { check_random_problems(check, Values::reals, "reals"); }
+
+LAB_CHECK(Matvec, Large) { check_random_problems(check, Values::integers, "integers"); }
+
+LAB_CHECK(Matvec, Examples) {
+  for (const auto& answer : known_vector_answers()) {
+    check.run_case(answer.problem.name, [&](CaseResult& result) {
+      run_matvec_case(result, answer.problem, answer.expected, {});
+    });
+  }
+}
+
+LAB_CHECK(Matvec, Threads) {
+  const int n = checked_n(check, check.spec().param<int>("n"), "n");
+  const int max_extra = check.spec().param<int>("max_extra_threads");
+  const auto problem =
+      harness::random_problem(MatmulShape{n, n, 1}, Values::integers, check.seed_for("input"));
+  const auto expected = harness::expected_product(problem);
+  MatvecBuffers buffers(problem);
+  const auto activity = harness::observe_launches(check, call_text(n), [&] { buffers.launch(); });
+  if (!activity) return;
+
+  CaseResult output;
+  expect_output(output, buffers, expected.c);
+  if (output.verdict != Verdict::pass) {
+    check.set_verdict(Verdict::fail, fmt::format("{} is wrong ({}), so its launch shape is not "
+                                                 "graded: fix correctness first",
+                                                 call_text(n), output.reason));
+    return;
+  }
+  long long threads = 0;
+  for (const auto& launch : activity->kernels) threads += launch.threads();
+  const auto summary = fmt::format("{} threads for the {} elements of A", threads, n);
+  if (threads < n) {
+    check.set_verdict(
+        Verdict::fail,
+        fmt::format("{}: one thread per element needs a grid that covers all of A", summary));
+  } else if (threads > 1LL * n + max_extra) {
+    check.set_verdict(
+        Verdict::fail,
+        fmt::format("{}: one thread per element of A needs n threads, rounded up to whole blocks "
+                    "(at most {} more); {} would be one per element of B",
+                    summary, max_extra, 1LL * n * n));
+  } else {
+    check.set_verdict(Verdict::pass, summary);
+  }
+}
+
+// Bandwidth as a share of cudaMemcpy's, timed in the same run. The kernel reads B once (and C, and
+// writes A): 4 (n^2 + 2n) bytes. The reference copies B (n^2 floats) device to device, which reads
+// and writes 4 n^2 bytes each. Correctness is checked at the timed size first (a kernel that does
+// nothing would be the fastest) and again after the timed runs.
+LAB_CHECK(Matvec, Speed) {
+  const int n = checked_n(check, check.spec().param<int>("n"), "n");
+  const double threshold = check.spec().positive("min_share_of_memcpy");
+  const double max_spread = check.spec().positive("max_spread");
+  harness::TimingOptions options;
+  options.repetitions = check.spec().param<int>("repetitions");
+
+  const MatmulShape shape{n, n, 1};
+  const auto problem = harness::random_problem(shape, Values::integers, check.seed_for("input"));
+  const auto expected = harness::expected_product(problem);
+  MatvecBuffers buffers(problem);
+  const std::size_t matrix_bytes = static_cast<std::size_t>(n) * n * sizeof(float);
+  DeviceBuffer reference_out("reference_out", static_cast<std::size_t>(n) * n, 0);
+  const auto call = call_text(n);
+  const auto output_wrong = [&] {
+    CaseResult output;
+    expect_output(output, buffers, expected.c);
+    return output.verdict == Verdict::pass ? std::string() : output.reason;
+  };
+
+  buffers.launch();
+  harness::synchronize_after(call);
+  if (const auto wrong = output_wrong(); !wrong.empty()) {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("{} is wrong ({}), so its speed is not graded", call, wrong));
+    return;
+  }
+  buffers.A.poison();
+
+  const double bytes_moved = 4.0 * (static_cast<double>(n) * n + 2.0 * n);
+  const harness::TimedWork student{"matvec", [&] { buffers.launch(); }, bytes_moved};
+  const auto timing = harness::measure_against(
+      shape.label(), "GB/s", student,
+      harness::memcpy_reference(buffers.B.data(), reference_out.data(), matrix_bytes), options);
+  harness::synchronize_after(call);
+  if (const auto wrong = output_wrong(); !wrong.empty()) {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("{} was wrong in the timed runs ({})", call, wrong));
+    return;
+  }
+  harness::judge_speed(check, timing, threshold, max_spread);
+}
