@@ -1,0 +1,26 @@
+// must-fail: TiledMatmul.Integers TiledMatmul.Reals TiledMatmul.Large
+// Known-wrong: loads and multiplies only the first pair of tiles (no loop over the phases), so
+// each element of P gets the first TILE_WIDTH terms of its inner product and nothing more.
+#include "lab6.h"
+
+#define TILE_WIDTH 16
+
+__global__ void MatrixMulKernel(const float* M, const float* N, float* P, int Width) {
+  __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+  __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE_WIDTH + ty;
+  int col = blockIdx.x * TILE_WIDTH + tx;
+  Mds[ty][tx] = M[row * Width + tx];
+  Nds[ty][tx] = N[ty * Width + col];
+  __syncthreads();
+  float Pvalue = 0;
+  for (int k = 0; k < TILE_WIDTH; ++k) Pvalue += Mds[ty][k] * Nds[k][tx];
+  P[row * Width + col] = Pvalue;
+}
+
+void matmul_tiled(const float* M, const float* N, float* P, int width) {
+  dim3 dimBlock(TILE_WIDTH, TILE_WIDTH);
+  dim3 dimGrid(width / TILE_WIDTH, width / TILE_WIDTH);
+  MatrixMulKernel<<<dimGrid, dimBlock>>>(M, N, P, width);
+}
