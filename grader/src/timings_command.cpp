@@ -21,7 +21,7 @@ int timings_command(const std::vector<std::string>& results_dirs) {
       const auto& t = *record.timing;
       std::printf("%s\n",
                   fmt::format("| {} | {} | {} | {:.3f} | {:.0f} {} | {} | {:.0f} {} | {:.1f}% | "
-                              "{:.0f}% | {:.2f}% | {} |",
+                              "{:.1f}% | {:.2f}% | {} |",
                               dir, record.check, t.size, t.median_ms, t.rate, t.rate_unit,
                               t.reference_name, t.reference_rate, t.rate_unit, t.ratio * 100,
                               t.threshold * 100, t.spread * 100, harness::to_string(record.verdict))
