@@ -6,6 +6,7 @@
 
 #include "harness/compare.hpp"
 #include "harness/cuda_check.hpp"
+#include "harness/grade.hpp"
 #include "harness/random.hpp"
 
 namespace harness {
@@ -84,16 +85,23 @@ void Check::set_verdict(Verdict verdict, std::string reason) {
 
 CheckRecord Check::finish(double duration_s) {
   record_.duration_s = duration_s;
+  record_.max_points = spec_.points;
+  decide_verdict();
+  record_.points = points_for(spec_, record_.verdict, record_.fraction);
+  return record_;
+}
+
+void Check::decide_verdict() {
   if (explicit_verdict_) {
     record_.verdict = explicit_verdict_->first;
     record_.reason = explicit_verdict_->second;
     record_.fraction = record_.verdict == Verdict::pass ? 1.0 : 0.0;
-    return record_;
+    return;
   }
   if (record_.cases.empty()) {
     record_.verdict = Verdict::error;
     record_.reason = "the check ran no cases (is the spec's size list empty?)";
-    return record_;
+    return;
   }
   std::size_t passed = 0;
   const CaseResult* first_failure = nullptr;
@@ -114,7 +122,6 @@ CheckRecord Check::finish(double duration_s) {
         fmt::format("{} of {} cases wrong; first: {}: {}", record_.cases.size() - passed,
                     record_.cases.size(), first_failure->name, first_failure->reason);
   }
-  return record_;
 }
 
 void run_check(const std::function<void(Check&)>& body) {

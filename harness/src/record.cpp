@@ -214,6 +214,8 @@ void to_json(json& out, const CheckRecord& r) {
          {"verdict", to_string(r.verdict)},
          {"reason", r.reason},
          {"fraction", r.fraction},
+         {"points", r.points},
+         {"max_points", r.max_points},
          {"seed", r.seed},
          {"backend", r.backend},
          {"started_at", r.started_at},
@@ -241,6 +243,8 @@ void from_json(const json& in, CheckRecord& r) {
   read_optional(in, "reason", r.reason);
   read_optional(in, "fraction", r.fraction);
   r.fraction = std::clamp(r.fraction, 0.0, 1.0);
+  read_optional(in, "points", r.points);
+  read_optional(in, "max_points", r.max_points);
   read_optional(in, "seed", r.seed);
   read_optional(in, "backend", r.backend);
   read_optional(in, "started_at", r.started_at);

@@ -47,6 +47,15 @@ TEST(Grade, OnlyPassAndPartialFailEarnPoints) {
   EXPECT_DOUBLE_EQ(points_for(s.checks[0], Verdict::fail, 1.0 / 3.0), 10);
 }
 
+TEST(Grade, ARecordCannotAwardItselfPoints) {
+  auto boastful = record("A.Correct", Verdict::fail, 0.0);
+  boastful.points = 1000;
+  boastful.max_points = 1000;
+  const auto grade = grade_lab(spec(), {boastful});
+  EXPECT_DOUBLE_EQ(grade.points, 0);
+  EXPECT_DOUBLE_EQ(grade.max_points, 60);
+}
+
 TEST(Grade, RecordsOfOtherLabsOrUnknownChecksAreProblemsNotPoints) {
   const auto s = spec();
   auto foreign = record("A.Speed", Verdict::pass);

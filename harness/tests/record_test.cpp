@@ -26,6 +26,8 @@ CheckRecord full_record() {
   r.verdict = Verdict::fail;
   r.reason = "1 of 2 cases wrong";
   r.fraction = 0.5;
+  r.points = 12.5;
+  r.max_points = 25;
   r.seed = 123456789;
   r.started_at = "2026-11-22T00:00:00Z";
   r.duration_s = 1.5;
@@ -56,6 +58,8 @@ TEST(Record, RoundTripsEveryField) {
   EXPECT_EQ(nlohmann::json(read), nlohmann::json(written));
   ASSERT_EQ(read.cases.size(), 1u);
   EXPECT_EQ(read.cases[0].first_mismatches[0].got, "NaN");
+  EXPECT_DOUBLE_EQ(read.points, 12.5);
+  EXPECT_DOUBLE_EQ(read.max_points, 25);
   EXPECT_EQ(read.cases[0].out_of_bounds[0].offset, 2048);
   ASSERT_TRUE(read.timing.has_value());
   EXPECT_DOUBLE_EQ(read.timing->ratio, 0.62);

@@ -53,6 +53,8 @@ class Check {
   CheckRecord finish(double duration_s);
 
  private:
+  void decide_verdict();
+
   const CheckSpec& spec_;
   CheckRecord record_;
   std::optional<std::pair<Verdict, std::string>> explicit_verdict_;

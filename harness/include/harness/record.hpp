@@ -105,6 +105,10 @@ struct CheckRecord {
   Verdict verdict = Verdict::not_run;
   std::string reason;   // one line a student can act on
   double fraction = 0;  // share of the check passed, 0..1 (partial credit)
+  // What the spec gives for this outcome, for readers of the record. Graders recompute points
+  // from the spec and the verdict and never take these on trust.
+  double points = 0;
+  double max_points = 0;
   std::uint64_t seed = 0;
   std::string backend = "cuda";
   std::string started_at;  // ISO 8601, UTC
