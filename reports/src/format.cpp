@@ -55,6 +55,8 @@ std::string format_percent(double share) {
 
 std::string format_ratio(double ratio) {
   if (!std::isfinite(ratio)) return "n/a";
+  // Small ratios (lab 3's kernels run at 0.009x naive) keep two significant digits.
+  if (std::abs(ratio) < 0.1 && ratio != 0) return format_significant(ratio, 2) + "\u00d7";
   return fmt::format("{:.2f}\u00d7", ratio);
 }
 
