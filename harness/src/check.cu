@@ -1,6 +1,7 @@
 #include "harness/check.hpp"
 
 #include <chrono>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -163,6 +164,25 @@ void run_check(const std::function<void(Check&)>& body) {
       GTEST_SKIP() << record->reason;
     default:
       ADD_FAILURE() << failure_message(*record);
+  }
+}
+
+bool under_sanitizer() {
+  return std::getenv("LAB_SANITIZER") != nullptr ||
+         std::getenv("NV_SANITIZER_INJECTION_PORT_BASE") != nullptr;
+}
+
+bool leave_out_under_sanitizer(Check& check, double multiply_adds, const std::string& label) {
+  if (!under_sanitizer() || multiply_adds <= kSanitizerMaxWork) return false;
+  check.note(fmt::format("{}: not run under compute-sanitizer (too slow there)", label));
+  return true;
+}
+
+void skip_if_all_left_out(Check& check, int cases_run) {
+  if (cases_run == 0) {
+    check.set_verdict(Verdict::skipped,
+                      "every case is too large to run under compute-sanitizer; they run in the "
+                      "graded run");
   }
 }
 

@@ -147,6 +147,14 @@ std::vector<float> identity(int size) {
 
 std::string MatmulShape::label() const { return fmt::format("{}x{} * {}x{}", m, k, k, n); }
 
+std::vector<MatmulShape> squares(const std::vector<int>& widths) {
+  std::vector<MatmulShape> shapes;
+  for (const int width : widths) shapes.push_back(MatmulShape::square(width));
+  return shapes;
+}
+
+const char* values_name(Values values) { return values == Values::integers ? "integers" : "reals"; }
+
 MatmulProblem random_problem(const MatmulShape& shape, Values values, std::uint64_t seed) {
   MatmulProblem p;
   p.shape = shape;

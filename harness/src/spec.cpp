@@ -36,6 +36,14 @@ std::pair<int, int> read_size(const json& value, const std::string& where) {
   return {static_cast<int>(rows), static_cast<int>(cols)};
 }
 
+int checked_width(const CheckSpec& spec, std::string_view key, int width, int max) {
+  if (width < 1 || width > max) {
+    throw SpecError(fmt::format("{}: check '{}': '{}' holds {}; widths run from 1 to {}",
+                                spec.source, spec.id, key, width, max));
+  }
+  return width;
+}
+
 }  // namespace
 
 std::vector<std::pair<int, int>> CheckSpec::sizes(std::string_view key) const {
@@ -60,6 +68,20 @@ double CheckSpec::positive(std::string_view key) const {
                                 key, value.dump()));
   }
   return value.get<double>();
+}
+
+int CheckSpec::width(std::string_view key, int max) const {
+  return checked_width(*this, key, param<int>(key), max);
+}
+
+std::vector<int> CheckSpec::widths(std::string_view key, int max) const {
+  const auto list = param<std::vector<int>>(key);
+  if (list.empty()) {
+    throw SpecError(
+        fmt::format("{}: check '{}': '{}' must list at least one width", source, id, key));
+  }
+  for (const int width : list) checked_width(*this, key, width, max);
+  return list;
 }
 
 double LabSpec::total_points() const {

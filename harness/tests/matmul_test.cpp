@@ -1,8 +1,12 @@
 // The host side of the matmul harness: the known answers are the ones the course documents print,
 // and the tolerance accepts float32 results summed in any order but not real errors. No GPU needed.
 #include "harness/matmul.hpp"
+#include "harness/matmul_checks.hpp"
+#include "harness/matmul_spec.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -107,6 +111,89 @@ TEST(RandomProblem, IntegersAreExactAndSeeded) {
   EXPECT_NE(p.a, random_problem({5, 7, 3}, Values::integers, 2).a);
   EXPECT_EQ(MatmulShape({70, 64, 200}).label(), "70x64 * 64x200");
   EXPECT_DOUBLE_EQ(MatmulShape({2, 3, 4}).flops(), 48);
+}
+
+CheckSpec spec_with(const nlohmann::json& params) {
+  CheckSpec spec;
+  spec.id = "Tiled.Shapes";
+  spec.source = "spec.json";
+  spec.params = params;
+  return spec;
+}
+
+// The SpecError's message for reading `key` of `params` as shapes (or "accepted").
+std::string shapes_error(const nlohmann::json& params, int max_size) {
+  try {
+    matmul_shapes(spec_with(params), "shapes", max_size);
+  } catch (const SpecError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(MatmulSpec, ReadsShapesAsMkn) {
+  const auto spec = spec_with(nlohmann::json::parse(R"({"shapes": [[7, 13, 11], [1, 1, 1]],
+                                                         "shape": [2047, 2049, 2050]})"));
+  const auto shapes = matmul_shapes(spec, "shapes", 32);
+  ASSERT_EQ(shapes.size(), 2u);
+  EXPECT_EQ(shapes[0].label(), "7x13 * 13x11");
+  EXPECT_EQ(shapes[1].label(), "1x1 * 1x1");
+  EXPECT_EQ(matmul_shape(spec, "shape", 4096).label(), "2047x2049 * 2049x2050");
+}
+
+TEST(MatmulSpec, ShapeErrorsNameFileCheckAndKey) {
+  using nlohmann::json;
+  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": [[1, 2]]})"), 32),
+            "spec.json: check 'Tiled.Shapes': 'shapes' holds shapes [m, k, n], got [1, 2]");
+  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": [[1, 33, 2]]})"), 32),
+            "spec.json: check 'Tiled.Shapes': 'shapes': every size must be between 1 and 32, "
+            "got [1, 33, 2]");
+  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": [[0, 3, 2]]})"), 32),
+            "spec.json: check 'Tiled.Shapes': 'shapes': every size must be between 1 and 32, "
+            "got [0, 3, 2]");
+  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": [[65536, 1, 32768]]})"), 1 << 20),
+            "spec.json: check 'Tiled.Shapes': 'shapes': [65536, 1, 32768] is too large for the "
+            "contract (int indices)");
+  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": []})"), 32),
+            "spec.json: check 'Tiled.Shapes': 'shapes' must list at least one shape");
+  EXPECT_NE(shapes_error(json::parse(R"({})"), 32).find("needs 'shapes'"), std::string::npos);
+}
+
+TEST(MatmulSpec, ValuesDefaultToIntegers) {
+  using nlohmann::json;
+  EXPECT_EQ(spec_values(spec_with(json::object())), std::vector<Values>{Values::integers});
+  EXPECT_EQ(spec_values(spec_with(json::parse(R"({"values": ["integers", "reals"]})"))),
+            (std::vector<Values>{Values::integers, Values::reals}));
+  EXPECT_THROW(spec_values(spec_with(json::parse(R"({"values": ["halves"]})"))), SpecError);
+  EXPECT_STREQ(values_name(Values::integers), "integers");
+  EXPECT_STREQ(values_name(Values::reals), "reals");
+}
+
+TEST(MatmulChecks, CallsAreWrittenAsTheHandoutsDo) {
+  const auto square = square_matmul("matmul_tiled", nullptr);
+  EXPECT_EQ(square.call(MatmulShape::square(64)), "matmul_tiled(M, N, P, 64)");
+  const auto shaped = shaped_matmul("matmul_tiled_any", nullptr);
+  EXPECT_EQ(shaped.call({70, 64, 200}), "matmul_tiled_any(A, B, C, 70, 64, 200)");
+  EXPECT_EQ(squares({1, 33}).size(), 2u);
+  EXPECT_EQ(squares({1, 33})[1].label(), "33x33 * 33x33");
+}
+
+TEST(MatmulChecks, WrongProductReasonsKeepEachLabsWording) {
+  const auto at_width = WrongProductReasons::at_width(2048);
+  EXPECT_EQ(at_width.launch_not_graded,
+            "the product at width 2048 is wrong (or writes outside P), so its launch is not "
+            "graded: fix correctness first");
+  EXPECT_EQ(at_width.before_timing,
+            "the product at width 2048 is wrong (or writes outside P), so its speed is not "
+            "graded: fix correctness first");
+  EXPECT_EQ(at_width.in_timed_runs, "the product at width 2048 was wrong in the timed runs");
+  const auto of_shape = WrongProductReasons::of_shape({70, 64, 200});
+  EXPECT_EQ(of_shape.launch_not_graded,
+            "the 70x64 * 64x200 product is wrong, so its launches are not graded: fix "
+            "correctness first");
+  EXPECT_EQ(of_shape.before_timing,
+            "the 70x64 * 64x200 product is wrong, so its speed is not graded");
+  EXPECT_EQ(of_shape.in_timed_runs, "the 70x64 * 64x200 product was wrong in the timed runs");
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "harness/spec.hpp"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -98,6 +100,43 @@ TEST(Spec, ParameterErrorsNameCheckAndKey) {
   EXPECT_THROW(spec.checks[1].positive("size"), SpecError);
   EXPECT_THROW(spec.checks[1].param<int>("min_share_missing"), SpecError);
   EXPECT_THROW(spec.at("Copy.Nothing"), SpecError);
+}
+
+TEST(Spec, WidthsAreWholeNumbersInRange) {
+  auto doc = valid_spec();
+  doc["checks"][0]["width"] = 64;
+  doc["checks"][0]["widths"] = json::parse("[1, 33, 1024]");
+  const auto check = parse_spec(doc, "spec.json").checks[0];
+  EXPECT_EQ(check.width("width", 64), 64);
+  EXPECT_EQ(check.widths("widths", 1024), (std::vector<int>{1, 33, 1024}));
+}
+
+TEST(Spec, WidthErrorsNameFileCheckAndKey) {
+  const auto message_of = [](const json& width, bool list) {
+    auto doc = valid_spec();
+    doc["checks"][0]["w"] = width;
+    const auto check = parse_spec(doc, "spec.json").checks[0];
+    try {
+      if (list) {
+        check.widths("w", 100);
+      } else {
+        check.width("w", 100);
+      }
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message_of(0, false),
+            "spec.json: check 'Copy.Correctness': 'w' holds 0; widths run from 1 to 100");
+  EXPECT_EQ(message_of(101, false),
+            "spec.json: check 'Copy.Correctness': 'w' holds 101; widths run from 1 to 100");
+  EXPECT_EQ(message_of(json::parse("[1, 200]"), true),
+            "spec.json: check 'Copy.Correctness': 'w' holds 200; widths run from 1 to 100");
+  EXPECT_EQ(message_of(json::array(), true),
+            "spec.json: check 'Copy.Correctness': 'w' must list at least one width");
+  EXPECT_NE(message_of("ten", false).find("wrong type"), std::string::npos);
+  EXPECT_NE(message_of(json::parse("[1, \"x\"]"), true).find("wrong type"), std::string::npos);
 }
 
 TEST(Spec, CorruptFileGivesAClearError) {

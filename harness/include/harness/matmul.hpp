@@ -15,17 +15,24 @@
 
 namespace harness {
 
+// The largest width a square lab's spec may give: 1 GiB a matrix, more than any check needs.
+constexpr int kMaxSquareWidth = 16384;
+
 struct MatmulShape {
   int m = 1;
   int k = 1;
   int n = 1;
   std::string label() const;  // "70x64 * 64x200"
   double flops() const { return 2.0 * m * n * static_cast<double>(k); }
+  // Width x width times width x width: the labs whose contract takes a single width.
+  static MatmulShape square(int width) { return {width, width, width}; }
 };
+std::vector<MatmulShape> squares(const std::vector<int>& widths);
 
 // Integer values (small, nonzero) make every float32 sum exact, so results compare bit for bit
 // whatever the order of the additions; real values compare within a tolerance derived from k.
 enum class Values { integers, reals };
+const char* values_name(Values values);  // "integers" or "reals", as case labels begin
 
 struct MatmulProblem {
   MatmulShape shape;

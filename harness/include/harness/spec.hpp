@@ -50,6 +50,10 @@ struct CheckSpec {
   std::pair<int, int> size(std::string_view key) const;
   // A positive number, e.g. a threshold; throws if absent, not a number or <= 0.
   double positive(std::string_view key) const;
+  // A width (or any count of elements): a whole number from 1 to `max`.
+  int width(std::string_view key, int max) const;
+  // A non-empty list of widths, each from 1 to `max`.
+  std::vector<int> widths(std::string_view key, int max) const;
 };
 
 struct LabSpec {

@@ -33,24 +33,6 @@ using harness::Verdict;
 // n * n must fit in an int: the contract indexes B with int arithmetic.
 constexpr int kLargestN = 46340;
 
-int checked_n(const Check& check, int n, const char* key) {
-  if (n < 1 || n > kLargestN) {
-    throw harness::SpecError(fmt::format("{}: check '{}': '{}' must be between 1 and {}, got {}",
-                                         check.spec().source, check.spec().id, key, kLargestN, n));
-  }
-  return n;
-}
-
-std::vector<int> sizes_n(const Check& check) {
-  auto sizes = check.spec().param<std::vector<int>>("n");
-  if (sizes.empty()) {
-    throw harness::SpecError(fmt::format("{}: check '{}': 'n' must list at least one size",
-                                         check.spec().source, check.spec().id));
-  }
-  for (int n : sizes) checked_n(check, n, "n");
-  return sizes;
-}
-
 std::string call_text(int n) { return fmt::format("matvec(A, B, C, {})", n); }
 
 // The lab's three buffers for one problem: B (n x n) and C (n) uploaded, A (n) poisoned with NaN,
@@ -95,10 +77,10 @@ void run_matvec_case(CaseResult& result, const MatmulProblem& problem,
 
 // Random problems at every n of the spec: integers compare exactly, reals within the harness's
 // tolerance (derived from n); large ones are checked against cuBLAS.
-void check_random_problems(Check& check, Values values, const char* kind) {
-  for (int n : sizes_n(check)) {
+void check_random_problems(Check& check, Values values) {
+  for (int n : check.spec().widths("n", kLargestN)) {
     const MatmulShape shape{n, n, 1};
-    const auto label = fmt::format("{} {}", kind, shape.label());
+    const auto label = fmt::format("{} {}", harness::values_name(values), shape.label());
     check.run_case(label, [&](CaseResult& result) {
       const auto problem = harness::random_problem(shape, values, check.seed_for(label));
       const auto expected = harness::expected_product(problem);
@@ -180,11 +162,11 @@ std::vector<VectorAnswer> known_vector_answers() {
 
 }  // namespace
 
-LAB_CHECK(Matvec, Integers) { check_random_problems(check, Values::integers, "integers"); }
+LAB_CHECK(Matvec, Integers) { check_random_problems(check, Values::integers); }
 
-LAB_CHECK(Matvec, Reals) { check_random_problems(check, Values::reals, "reals"); }
+LAB_CHECK(Matvec, Reals) { check_random_problems(check, Values::reals); }
 
-LAB_CHECK(Matvec, Large) { check_random_problems(check, Values::integers, "integers"); }
+LAB_CHECK(Matvec, Large) { check_random_problems(check, Values::integers); }
 
 LAB_CHECK(Matvec, Examples) {
   for (const auto& answer : known_vector_answers()) {
@@ -195,7 +177,7 @@ LAB_CHECK(Matvec, Examples) {
 }
 
 LAB_CHECK(Matvec, Threads) {
-  const int n = checked_n(check, check.spec().param<int>("n"), "n");
+  const int n = check.spec().width("n", kLargestN);
   const int max_extra = check.spec().param<int>("max_extra_threads");
   const auto problem =
       harness::random_problem(MatmulShape{n, n, 1}, Values::integers, check.seed_for("input"));
@@ -235,7 +217,7 @@ LAB_CHECK(Matvec, Threads) {
 // and writes 4 n^2 bytes each. Correctness is checked at the timed size first (a kernel that does
 // nothing would be the fastest) and again after the timed runs.
 LAB_CHECK(Matvec, Speed) {
-  const int n = checked_n(check, check.spec().param<int>("n"), "n");
+  const int n = check.spec().width("n", kLargestN);
   const double threshold = check.spec().positive("min_share_of_memcpy");
   const double max_spread = check.spec().positive("max_spread");
   harness::TimingOptions options;

@@ -11,6 +11,8 @@
 #include "harness/check.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/matmul.hpp"
+#include "harness/matmul_checks.hpp"
+#include "harness/matmul_spec.hpp"
 #include "harness/observe.hpp"
 #include "lab5.h"
 
@@ -19,7 +21,6 @@ namespace {
 using harness::CaseResult;
 using harness::Check;
 using harness::DeviceBuffer;
-using harness::MatmulProblem;
 using harness::MatmulShape;
 using harness::Values;
 using harness::Verdict;
@@ -31,56 +32,14 @@ bool fits(const MatmulShape& s) {
   return s.m >= 1 && s.k >= 1 && s.n >= 1 && s.m <= kMaxSize && s.k <= kMaxSize && s.n <= kMaxSize;
 }
 
-MatmulShape read_shape(const Check& check, const std::vector<int>& entry, const char* key) {
-  if (entry.size() != 3) {
-    throw harness::SpecError(
-        fmt::format("{}: check '{}': '{}': a shape is [a_rows, a_cols, "
-                    "b_cols], got {} numbers",
-                    check.spec().source, check.spec().id, key, entry.size()));
-  }
-  const MatmulShape shape{entry[0], entry[1], entry[2]};
-  if (!fits(shape)) {
-    throw harness::SpecError(fmt::format(
-        "{}: check '{}': '{}': every size must be between 1 and {}, got [{}, {}, {}]",
-        check.spec().source, check.spec().id, key, kMaxSize, entry[0], entry[1], entry[2]));
-  }
-  return shape;
-}
-
-std::vector<MatmulShape> shapes(const Check& check) {
-  const auto entries = check.spec().param<std::vector<std::vector<int>>>("shapes");
-  if (entries.empty()) {
-    throw harness::SpecError(fmt::format("{}: check '{}': 'shapes' must list at least one shape",
-                                         check.spec().source, check.spec().id));
-  }
-  std::vector<MatmulShape> out;
-  for (const auto& entry : entries) out.push_back(read_shape(check, entry, "shapes"));
-  return out;
-}
-
-std::string call_text(const MatmulShape& s) {
-  return fmt::format("matmul_single_block(A, B, C, {}, {}, {})", s.m, s.k, s.n);
-}
-
-harness::MatmulLauncher launcher(const MatmulShape& s) {
-  const int a_rows = s.m;
-  const int a_cols = s.k;
-  const int b_cols = s.n;
-  return [=](const float* a, const float* b, float* c) {
-    matmul_single_block(a, b, c, a_rows, a_cols, b_cols);
-  };
-}
+const harness::LabMatmul kSingleBlock =
+    harness::shaped_matmul("matmul_single_block", matmul_single_block);
 
 // Random problems at every shape of the spec: integers compare exactly, reals within the
 // harness's tolerance (derived from a_cols).
-void check_random_problems(Check& check, Values values, const char* kind) {
-  for (const auto& shape : shapes(check)) {
-    const auto label = fmt::format("{} {}", kind, shape.label());
-    check.run_case(label, [&](CaseResult& result) {
-      const auto problem = harness::random_problem(shape, values, check.seed_for(label));
-      harness::check_matmul(result, problem, launcher(shape), call_text(shape));
-    });
-  }
+void check_random_problems(Check& check, Values values) {
+  const auto shapes = harness::matmul_shapes(check.spec(), "shapes", kMaxSize);
+  harness::check_products(check, kSingleBlock, shapes, {values});
 }
 
 // Runs the launcher once, at the spec's "shape", under the launch recorder, and checks that C
@@ -91,7 +50,7 @@ struct ObservedRun {
 };
 
 std::optional<ObservedRun> observe_correct_run(Check& check) {
-  const auto shape = read_shape(check, check.spec().param<std::vector<int>>("shape"), "shape");
+  const auto shape = harness::matmul_shape(check.spec(), "shape", kMaxSize);
   const auto problem = harness::random_problem(shape, Values::integers, check.seed_for("input"));
   const auto expected = harness::expected_product(problem);
   auto a = DeviceBuffer::matrix("A", shape.m, shape.k);
@@ -99,9 +58,10 @@ std::optional<ObservedRun> observe_correct_run(Check& check) {
   auto c = DeviceBuffer::matrix("C", shape.m, shape.n);
   a.upload(problem.a);
   b.upload(problem.b);
-  const auto launch = launcher(shape);
-  auto activity = harness::observe_launches(check, call_text(shape),
-                                            [&] { launch(a.data(), b.data(), c.data()); });
+  const auto launch = kSingleBlock.bind(shape);
+  const auto call = kSingleBlock.call(shape);
+  auto activity =
+      harness::observe_launches(check, call, [&] { launch(a.data(), b.data(), c.data()); });
   if (!activity) return std::nullopt;
 
   CaseResult output;
@@ -110,7 +70,7 @@ std::optional<ObservedRun> observe_correct_run(Check& check) {
   if (output.verdict != Verdict::pass) {
     check.set_verdict(Verdict::fail, fmt::format("{} is wrong ({}), so its launch is not graded: "
                                                  "fix correctness first",
-                                                 call_text(shape), output.reason));
+                                                 call, output.reason));
     return std::nullopt;
   }
   return ObservedRun{shape, std::move(*activity)};
@@ -118,20 +78,17 @@ std::optional<ObservedRun> observe_correct_run(Check& check) {
 
 }  // namespace
 
-LAB_CHECK(SingleBlock, Integers) { check_random_problems(check, Values::integers, "integers"); }
+LAB_CHECK(SingleBlock, Integers) { check_random_problems(check, Values::integers); }
 
-LAB_CHECK(SingleBlock, Reals) { check_random_problems(check, Values::reals, "reals"); }
+LAB_CHECK(SingleBlock, Reals) { check_random_problems(check, Values::reals); }
 
 // The worked examples of the course that fit in one block (every size at most 32).
 LAB_CHECK(SingleBlock, Examples) {
-  for (const auto& answer : harness::known_answers()) {
-    const auto& shape = answer.problem.shape;
-    if (!fits(shape)) continue;
-    check.run_case(answer.problem.name, [&](CaseResult& result) {
-      harness::run_matmul_case(result, answer.problem, answer.c, {}, launcher(shape),
-                               call_text(shape));
-    });
+  std::vector<harness::KnownAnswer> small;
+  for (auto& answer : harness::known_answers()) {
+    if (fits(answer.problem.shape)) small.push_back(std::move(answer));
   }
+  harness::check_known_answers(check, kSingleBlock, small, /*note_sources=*/false);
 }
 
 LAB_CHECK(SingleBlock, OneBlock) {

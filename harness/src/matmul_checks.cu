@@ -1,0 +1,180 @@
+#include "harness/matmul_checks.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/cuda_check.hpp"
+#include "harness/device_buffer.hpp"
+#include "harness/observe.hpp"
+#include "harness/speed.hpp"
+
+namespace harness {
+
+LabMatmul square_matmul(const std::string& name, SquareMatmul matmul) {
+  return {
+      name,
+      [matmul](const MatmulShape& shape) -> MatmulLauncher {
+        const int width = shape.m;
+        return
+            [matmul, width](const float* m, const float* n, float* p) { matmul(m, n, p, width); };
+      },
+      [name](const MatmulShape& shape) { return fmt::format("{}(M, N, P, {})", name, shape.m); }};
+}
+
+LabMatmul shaped_matmul(const std::string& name, ShapedMatmul matmul) {
+  return {name,
+          [matmul](const MatmulShape& shape) -> MatmulLauncher {
+            const int m = shape.m;
+            const int k = shape.k;
+            const int n = shape.n;
+            return [matmul, m, k, n](const float* a, const float* b, float* c) {
+              matmul(a, b, c, m, k, n);
+            };
+          },
+          [name](const MatmulShape& shape) {
+            return fmt::format("{}(A, B, C, {}, {}, {})", name, shape.m, shape.k, shape.n);
+          }};
+}
+
+WrongProductReasons WrongProductReasons::at_width(int width) {
+  return {
+      fmt::format("the product at width {} is wrong (or writes outside P), so its launch is not "
+                  "graded: fix correctness first",
+                  width),
+      fmt::format("the product at width {} is wrong (or writes outside P), so its speed is not "
+                  "graded: fix correctness first",
+                  width),
+      fmt::format("the product at width {} was wrong in the timed runs", width)};
+}
+
+WrongProductReasons WrongProductReasons::of_shape(const MatmulShape& shape) {
+  return {fmt::format("the {} product is wrong, so its launches are not graded: fix correctness "
+                      "first",
+                      shape.label()),
+          fmt::format("the {} product is wrong, so its speed is not graded", shape.label()),
+          fmt::format("the {} product was wrong in the timed runs", shape.label())};
+}
+
+void check_products(Check& check, const LabMatmul& lab, const std::vector<MatmulShape>& shapes,
+                    const std::vector<Values>& kinds) {
+  int cases_run = 0;
+  for (const MatmulShape& shape : shapes) {
+    for (const Values values : kinds) {
+      const auto label = fmt::format("{} {}", values_name(values), shape.label());
+      if (leave_out_under_sanitizer(check, shape.flops() / 2, label)) continue;
+      ++cases_run;
+      check.run_case(label, [&](CaseResult& result) {
+        const auto problem = random_problem(shape, values, check.seed_for(label));
+        check_matmul(result, problem, lab.bind(shape), lab.call(shape));
+      });
+    }
+  }
+  skip_if_all_left_out(check, cases_run);
+}
+
+void check_known_answers(Check& check, const LabMatmul& lab,
+                         const std::vector<KnownAnswer>& answers, bool note_sources) {
+  for (const auto& answer : answers) {
+    const auto& problem = answer.problem;
+    if (note_sources) check.note(fmt::format("{}: {}", problem.name, answer.description));
+    check.run_case(problem.name, [&](CaseResult& result) {
+      run_matmul_case(result, problem, answer.c, {}, lab.bind(problem.shape),
+                      lab.call(problem.shape));
+    });
+  }
+}
+
+std::optional<RecordedActivity> observe_product(Check& check, const LabMatmul& lab,
+                                                const MatmulShape& shape,
+                                                const std::string& wrong_reason) {
+  const auto problem = random_problem(shape, Values::integers, check.seed_for("input"));
+  const auto expected = expected_product(problem);  // before recording starts
+  auto a = DeviceBuffer::matrix("A", shape.m, shape.k);
+  auto b = DeviceBuffer::matrix("B", shape.k, shape.n);
+  auto c = DeviceBuffer::matrix("C", shape.m, shape.n);
+  a.upload(problem.a);
+  b.upload(problem.b);
+
+  const auto launch = lab.bind(shape);
+  auto activity =
+      observe_launches(check, lab.call(shape), [&] { launch(a.data(), b.data(), c.data()); });
+  if (!activity) return std::nullopt;
+  if (c.download() != expected.c || !c.check_guards().empty()) {
+    check.set_verdict(Verdict::fail, wrong_reason);
+    return std::nullopt;
+  }
+  return activity;
+}
+
+void judge_shared_memory(Check& check, const RecordedActivity& activity, const std::string& tiles) {
+  std::string without;
+  long long smallest = -1;
+  for (const auto& launch : activity.kernels) {
+    const long long shared = launch.static_shared_bytes + launch.dynamic_shared_bytes;
+    if (shared <= 0) {
+      without +=
+          fmt::format("{}{} {}", without.empty() ? "" : "; ", launch.name, describe_launch(launch));
+    } else if (smallest < 0 || shared < smallest) {
+      smallest = shared;
+    }
+  }
+  if (without.empty()) {
+    check.set_verdict(
+        Verdict::pass,
+        fmt::format("{} kernel launch(es), each with shared memory ({} bytes or more)",
+                    activity.kernels.size(), smallest));
+  } else {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("launched with no shared memory: {}. The tiles {} must be "
+                                  "__shared__ arrays, and the product must be computed from them",
+                                  without, tiles));
+  }
+}
+
+void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& shape,
+                        SpeedReference reference, const char* threshold_key,
+                        const WrongProductReasons& reasons) {
+  const double threshold = check.spec().positive(threshold_key);
+  const double max_spread = check.spec().positive("max_spread");
+  TimingOptions options;
+  options.repetitions = check.spec().param<int>("repetitions");
+
+  const auto problem = random_problem(shape, Values::integers, check.seed_for("input"));
+  auto a = DeviceBuffer::matrix("A", shape.m, shape.k);
+  auto b = DeviceBuffer::matrix("B", shape.k, shape.n);
+  auto c = DeviceBuffer::matrix("C", shape.m, shape.n);
+  DeviceBuffer expected("expected C", c.size(), 0);
+  DeviceBuffer reference_c("reference C", c.size(), 0);
+  a.upload(problem.a);
+  b.upload(problem.b);
+  cublas_matmul(a.data(), b.data(), expected.data(), shape);
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  const auto launch = lab.bind(shape);
+  const auto call = lab.call(shape);
+  const auto product_right = [&] {
+    return count_differences_on_device(expected.data(), c.data(), c.size()) == 0 &&
+           c.check_guards().empty();
+  };
+  launch(a.data(), b.data(), c.data());
+  synchronize_after(call);
+  if (!product_right()) {
+    check.set_verdict(Verdict::fail, reasons.before_timing);
+    return;
+  }
+  c.poison();
+
+  const TimedWork student{lab.name, [&] { launch(a.data(), b.data(), c.data()); }, shape.flops()};
+  const TimedWork timed_reference =
+      reference == SpeedReference::naive
+          ? naive_reference(a.data(), b.data(), reference_c.data(), shape)
+          : cublas_reference(a.data(), b.data(), reference_c.data(), shape);
+  const auto timing = measure_against(shape.label(), "GFLOP/s", student, timed_reference, options);
+  synchronize_after(call);
+  if (!product_right()) {
+    check.set_verdict(Verdict::fail, reasons.in_timed_runs);
+    return;
+  }
+  judge_speed(check, timing, threshold, max_spread);
+}
+
+}  // namespace harness
