@@ -1,0 +1,17 @@
+// The class gradebook as CSV for spreadsheets (RFC 4180: comma separated, CRLF line ends, fields
+// quoted when needed). Columns: student, one per check of the spec (points earned; empty for a
+// student without a grade), total, max, status, report. Every text field is guarded against
+// formula injection: one starting with = + - @ or a tab gets a leading '.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "exports/outcome.hpp"
+
+namespace exports {
+
+std::string gradebook_csv(const harness::LabSpec& spec,
+                          const std::vector<StudentOutcome>& outcomes);
+
+}  // namespace exports

@@ -1,0 +1,21 @@
+// The class gradebook as one self-contained HTML page (inline CSS and SVG, no scripts, no network
+// requests; a Content-Security-Policy forbids both): a summary (students, mean and median score),
+// how each check went across the class, a histogram of scores, a table of students with a link to
+// each report, and the problems (submissions that could not be graded, with their messages).
+// Every text from the outcomes and the spec is HTML-escaped; report links are percent-encoded
+// relative paths (a path with a URL scheme, such as javascript:, gets no link).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "exports/outcome.hpp"
+
+namespace exports {
+
+// The result depends only on the arguments: the same class renders to the same bytes.
+std::string gradebook_html(const harness::LabSpec& spec,
+                           const std::vector<StudentOutcome>& outcomes,
+                           const std::string& generated_at);
+
+}  // namespace exports

@@ -1,0 +1,213 @@
+#include "exports/gradebook_html.hpp"
+
+#include <fmt/format.h>
+
+#include "class_charts.hpp"
+#include "exports/stats.hpp"
+#include "exports/text.hpp"
+#include "gradebook_css.hpp"
+#include "reports/html.hpp"
+
+namespace exports {
+namespace {
+
+using reports::html_escape;
+
+// Escaped one-line text (names, statuses) and escaped multi-line text (messages).
+std::string line(std::string_view text) { return html_escape(text::clean(text, false)); }
+std::string block(std::string_view text, std::size_t max_bytes) {
+  return html_escape(text::truncate(text::clean(text), max_bytes));
+}
+
+std::string percent(double share) { return fmt::format("{:.0f}%", share * 100); }
+
+std::string status_class(const StudentOutcome& outcome) {
+  if (!outcome.grade || outcome.status != kGradedStatus) return "status-problem";
+  return outcome.grade->problems.empty() ? "status-graded" : "status-warn";
+}
+
+std::string status_badge(const StudentOutcome& outcome) {
+  const std::string words = outcome.status.empty() ? "no status" : line(outcome.status);
+  return fmt::format(R"(<span class="status {}">{}</span>)", status_class(outcome), words);
+}
+
+std::string card(std::string_view label, std::string_view value, std::string_view note,
+                 bool warn = false) {
+  return fmt::format(
+      R"(<div class="card{}"><p class="card-label">{}</p><p class="card-value">{}</p><p class="card-note">{}</p></div>)",
+      warn ? " card-warn" : "", label, value, note);
+}
+
+std::string render_header(const harness::LabSpec& spec, const ClassSummary& summary,
+                          std::size_t problems, const std::string& generated_at) {
+  const auto share = [&](double points) {
+    return summary.max_points > 0 ? percent(points / summary.max_points) : "n/a";
+  };
+  std::string out =
+      fmt::format(R"(<p class="eyebrow">Class gradebook &#183; <span class="lab-id">{}</span></p>)"
+                  "\n<h1>{}</h1>\n"
+                  R"(<p class="muted">{} checks worth {} points &#183; generated {}</p>)"
+                  "\n<div class=\"cards\">\n",
+                  line(spec.lab), line(spec.title), spec.checks.size(),
+                  format_points(summary.max_points), line(generated_at));
+  out +=
+      card("Students", fmt::format("{}", summary.students),
+           fmt::format("{} graded &#183; {} with full marks", summary.graded, summary.full_marks));
+  out += card("Mean score",
+              fmt::format(R"({}<span class="muted"> / {}</span>)", format_points(summary.mean),
+                          format_points(summary.max_points)),
+              fmt::format("{} of the points; ungraded count 0", share(summary.mean)));
+  out += card("Median score",
+              fmt::format(R"({}<span class="muted"> / {}</span>)", format_points(summary.median),
+                          format_points(summary.max_points)),
+              fmt::format("{} of the points", share(summary.median)));
+  out += card(
+      "Problems", fmt::format("{}", problems),
+      problems == 0 ? "every submission was graded" : R"(<a href="#problems">listed below</a>)",
+      problems > 0);
+  out += "</div>\n";
+  return out;
+}
+
+std::string render_checks(std::span<const CheckStats> stats, std::size_t students) {
+  std::string rows;
+  for (const auto& s : stats) {
+    std::string counts = fmt::format("{} passed", s.passed);
+    if (s.failed) counts += fmt::format(" &#183; {} failed", s.failed);
+    if (s.other) counts += fmt::format(" &#183; {} other", s.other);
+    if (s.not_run) counts += fmt::format(" &#183; {} not run", s.not_run);
+    rows += fmt::format(
+        "<tr><th scope=\"row\">{}<span class=\"check-id\">{}</span></th>"
+        "<td class=\"num\">{}</td>"
+        "<td><div class=\"rate\">{}<span>{}</span></div><span class=\"counts\">{}</span></td>"
+        "<td class=\"num\">{}</td></tr>\n",
+        line(s.check->title), line(s.check->id), format_points(s.check->points),
+        detail::share_bar_svg(s.pass_rate(),
+                              fmt::format("{} of students passed", percent(s.pass_rate()))),
+        students > 0 ? percent(s.pass_rate()) : "n/a", counts, format_points(s.mean_points));
+  }
+  return fmt::format(
+      "<div class=\"table-wrap\"><table class=\"checks\">\n"
+      "<caption>Pass rates over all {} students (a student who could not be graded passed "
+      "nothing).</caption>\n"
+      "<thead><tr><th scope=\"col\">Check</th><th scope=\"col\" class=\"num\">Points</th>"
+      "<th scope=\"col\">Passed</th><th scope=\"col\" class=\"num\">Mean points</th></tr></thead>\n"
+      "<tbody>\n{}</tbody></table></div>\n",
+      students, rows);
+}
+
+std::string render_histogram(const harness::LabSpec& spec,
+                             const std::vector<StudentOutcome>& outcomes) {
+  std::vector<double> scores;
+  for (const auto& outcome : outcomes) scores.push_back(total_points(spec, outcome));
+  const auto bins = score_histogram(scores, spec.total_points());
+  return fmt::format(
+      "<figure class=\"histogram-figure\">{}\n<figcaption>Students per tenth of the lab's {} "
+      "points; the last band includes full marks.</figcaption></figure>\n",
+      detail::histogram_svg(bins, outcomes.size()), format_points(spec.total_points()));
+}
+
+std::string report_link(const StudentOutcome& outcome) {
+  if (outcome.report_path.empty()) return R"(<span class="muted">none</span>)";
+  const auto href = text::safe_href(outcome.report_path);
+  if (!href) return R"(<span class="muted">unsafe path</span>)";
+  return fmt::format(R"(<a href="{}">report</a>)", html_escape(*href));
+}
+
+std::string render_students(const harness::LabSpec& spec,
+                            const std::vector<StudentOutcome>& outcomes) {
+  const double max = spec.total_points();
+  std::string rows;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const auto& o = outcomes[i];
+    const double score = total_points(spec, o);
+    std::size_t passed = 0;
+    for (const auto& check : spec.checks) {
+      if (check_verdict(o, check.id) == harness::Verdict::pass) ++passed;
+    }
+    const std::string name = o.student.empty() ? "(no name)" : line(o.student);
+    rows += fmt::format(
+        "<tr{}><td class=\"num muted\">{}</td><th scope=\"row\" class=\"student-name\">{}</th>"
+        "<td class=\"num\">{} / {}</td><td>{}</td><td class=\"num\">{} / {}</td><td>{}</td>"
+        "<td>{}</td></tr>\n",
+        has_problems(o) ? R"( class="row-problem")" : "", i + 1, name, format_points(score),
+        format_points(max),
+        detail::share_bar_svg(
+            max > 0 ? score / max : 0,
+            fmt::format("{} of the points", max > 0 ? percent(score / max) : "n/a"), 90),
+        o.grade ? passed : 0, spec.checks.size(), status_badge(o), report_link(o));
+  }
+  return fmt::format(
+      "<div class=\"table-wrap\"><table class=\"students\">\n"
+      "<thead><tr><th scope=\"col\" class=\"num\">#</th><th scope=\"col\">Student</th>"
+      "<th scope=\"col\" class=\"num\">Score</th><th scope=\"col\"><span class=\"nowrap\">Share of "
+      "points</span></th><th scope=\"col\" class=\"num\">Checks passed</th>"
+      "<th scope=\"col\">Status</th><th scope=\"col\">Report</th></tr></thead>\n"
+      "<tbody>\n{}</tbody></table></div>\n",
+      rows);
+}
+
+// Compiler messages can be long; the page shows the start and the student's report the rest.
+constexpr std::size_t kMaxMessageBytes = 4000;
+
+std::string render_problems(const std::vector<StudentOutcome>& outcomes) {
+  std::string out;
+  for (const auto& o : outcomes) {
+    if (!has_problems(o)) continue;
+    out +=
+        fmt::format("<article class=\"problem\"><div class=\"problem-head\"><h3>{}</h3>{}</div>\n",
+                    o.student.empty() ? "(no name)" : line(o.student), status_badge(o));
+    if (!o.grade) out += "<p class=\"muted\">Nothing could be run: every check scores 0.</p>\n";
+    if (o.grade && !o.grade->problems.empty()) {
+      out += "<ul>\n";
+      for (const auto& problem : o.grade->problems) out += "<li>" + line(problem) + "</li>\n";
+      out += "</ul>\n";
+    }
+    if (!o.message.empty()) out += "<pre>" + block(o.message, kMaxMessageBytes) + "</pre>\n";
+    out += "</article>\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string gradebook_html(const harness::LabSpec& spec,
+                           const std::vector<StudentOutcome>& outcomes,
+                           const std::string& generated_at) {
+  const auto summary = summarize(spec, outcomes);
+  const auto stats = check_stats(spec, outcomes);
+  std::size_t problems = 0;
+  for (const auto& o : outcomes) problems += has_problems(o) ? 1 : 0;
+
+  std::string page =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+      "'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n"
+      "<meta name=\"referrer\" content=\"no-referrer\">\n"
+      "<meta name=\"color-scheme\" content=\"light\">\n";
+  page += fmt::format("<title>Gradebook: {} {}</title>\n<style>\n{}</style>\n</head>\n<body>\n",
+                      line(spec.lab), line(spec.title), detail::gradebook_css());
+  page += "<header class=\"page-header\">\n" +
+          render_header(spec, summary, problems, generated_at) + "</header>\n<main>\n";
+  page += "<section aria-labelledby=\"checks-heading\">\n<h2 id=\"checks-heading\">Checks</h2>\n" +
+          render_checks(stats, outcomes.size()) + "</section>\n";
+  page += "<section aria-labelledby=\"scores-heading\">\n<h2 id=\"scores-heading\">Scores</h2>\n" +
+          render_histogram(spec, outcomes) + "</section>\n";
+  page +=
+      "<section aria-labelledby=\"students-heading\">\n<h2 "
+      "id=\"students-heading\">Students</h2>\n" +
+      render_students(spec, outcomes) + "</section>\n";
+  page +=
+      "<section id=\"problems\" aria-labelledby=\"problems-heading\">\n<h2 "
+      "id=\"problems-heading\">Problems</h2>\n";
+  page += problems == 0 ? "<p class=\"muted\">None: every submission was graded.</p>\n"
+                        : render_problems(outcomes);
+  page += fmt::format(
+      "</section>\n</main>\n<footer><p>Generated {} by labgrade. Scores come from the lab's spec; "
+      "this page runs no scripts and loads nothing.</p></footer>\n</body>\n</html>\n",
+      line(generated_at));
+  return page;
+}
+
+}  // namespace exports

@@ -1,0 +1,94 @@
+#include "exports/gradescope.hpp"
+
+#include <fmt/format.h>
+
+#include "exports/text.hpp"
+
+namespace exports {
+namespace {
+
+// Compiler output can be megabytes; Gradescope shows the start, and the full text stays in the
+// student's report.
+constexpr std::size_t kMaxOutputBytes = 16 * 1024;
+
+std::string output_text(std::string_view text) {
+  return text::truncate(text::clean(text), kMaxOutputBytes);
+}
+
+// What a student reads under a check: the verdict, the reason, the notes.
+std::string check_output(const harness::CheckGrade* grade) {
+  if (!grade || !grade->record) return "This check did not run.";
+  const auto& record = *grade->record;
+  std::string out = fmt::format("{}", verdict_words(grade->verdict));
+  if (!record.reason.empty()) out += ": " + record.reason;
+  for (const auto& note : record.notes) out += "\n" + note;
+  if (!record.reproduce.empty()) out += "\nReproduce: " + record.reproduce;
+  return output_text(out);
+}
+
+nlohmann::json test_entry(double score, double max_score, bool passed, std::string name,
+                          std::string number, std::string output, nlohmann::json tags,
+                          nlohmann::json extra_data) {
+  return nlohmann::json{
+      {"score", score},
+      {"max_score", max_score},
+      {"status", passed ? "passed" : "failed"},
+      {"name", text::clean(name, false)},
+      {"number", std::move(number)},
+      {"output", std::move(output)},
+      {"output_format", "text"},
+      {"tags", std::move(tags)},
+      {"visibility", "visible"},
+      {"extra_data", std::move(extra_data)},
+  };
+}
+
+}  // namespace
+
+nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOutcome& outcome) {
+  const std::string status = text::clean(outcome.status, false);
+  nlohmann::json tests = nlohmann::json::array();
+  double score = 0;
+  if (!outcome.grade) {
+    std::string output = fmt::format("Your submission could not be graded: {}.", status);
+    if (!outcome.message.empty()) output += "\n\n" + outcome.message;
+    tests.push_back(test_entry(0, spec.total_points(), false, "Submission: " + status, "1",
+                               output_text(output), nlohmann::json::array({"submission"}),
+                               nlohmann::json{{"status", status}}));
+  } else {
+    int number = 0;
+    for (const auto& check : spec.checks) {
+      const auto* grade = find_check(outcome, check.id);
+      const double points = check_points(outcome, check.id);
+      const auto verdict = grade ? grade->verdict : harness::Verdict::not_run;
+      score += points;
+      tests.push_back(test_entry(points, check.points, verdict == harness::Verdict::pass,
+                                 fmt::format("{} ({})", check.title, check.id),
+                                 fmt::format("{}", ++number), check_output(grade),
+                                 nlohmann::json::array({text::clean(check.kind, false)}),
+                                 nlohmann::json{{"check", text::clean(check.id, false)},
+                                                {"verdict", std::string(verdict_words(verdict))}}));
+    }
+  }
+
+  std::string output = fmt::format("{}: {}\nStatus: {}\nScore: {} of {}", text::clean(spec.lab),
+                                   text::clean(spec.title), status, format_points(score),
+                                   format_points(spec.total_points()));
+  if (outcome.grade) {
+    for (const auto& problem : outcome.grade->problems) output += "\nProblem: " + problem;
+    if (!outcome.message.empty()) output += "\n\n" + outcome.message;
+  }
+  return nlohmann::json{
+      {"score", score},
+      {"output", output_text(output)},
+      {"output_format", "text"},
+      {"tests", std::move(tests)},
+      {"extra_data",
+       {{"student", text::clean(outcome.student, false)},
+        {"lab", text::clean(spec.lab, false)},
+        {"status", status},
+        {"max_score", spec.total_points()}}},
+  };
+}
+
+}  // namespace exports

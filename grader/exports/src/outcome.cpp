@@ -1,0 +1,68 @@
+#include "exports/outcome.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace exports {
+
+const harness::CheckGrade* find_check(const StudentOutcome& outcome, std::string_view check_id) {
+  if (!outcome.grade) return nullptr;
+  for (const auto& check : outcome.grade->checks) {
+    const std::string_view id =
+        check.spec ? std::string_view(check.spec->id)
+                   : (check.record ? std::string_view(check.record->check) : std::string_view());
+    if (id == check_id) return &check;
+  }
+  return nullptr;
+}
+
+double check_points(const StudentOutcome& outcome, std::string_view check_id) {
+  const auto* check = find_check(outcome, check_id);
+  return check && std::isfinite(check->points) ? check->points : 0.0;
+}
+
+harness::Verdict check_verdict(const StudentOutcome& outcome, std::string_view check_id) {
+  const auto* check = find_check(outcome, check_id);
+  return check ? check->verdict : harness::Verdict::not_run;
+}
+
+double total_points(const harness::LabSpec& spec, const StudentOutcome& outcome) {
+  double total = 0;
+  for (const auto& check : spec.checks) total += check_points(outcome, check.id);
+  return total;
+}
+
+bool has_problems(const StudentOutcome& outcome) {
+  return !outcome.grade || outcome.status != kGradedStatus || !outcome.grade->problems.empty();
+}
+
+std::string_view verdict_words(harness::Verdict verdict) {
+  switch (verdict) {
+    case harness::Verdict::pass:
+      return "pass";
+    case harness::Verdict::fail:
+      return "fail";
+    case harness::Verdict::error:
+      return "error";
+    case harness::Verdict::skipped:
+      return "skipped";
+    case harness::Verdict::inconclusive:
+      return "inconclusive";
+    case harness::Verdict::not_measured:
+      return "not measured";
+    case harness::Verdict::not_run:
+      return "not run";
+  }
+  return "unknown";
+}
+
+std::string format_points(double points) {
+  if (!std::isfinite(points)) return "n/a";
+  std::string text = fmt::format("{:.2f}", points);
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text == "-0" ? "0" : text;
+}
+
+}  // namespace exports

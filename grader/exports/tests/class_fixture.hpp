@@ -1,0 +1,95 @@
+// A made-up class for the export tests: a small spec and students whose names, statuses and
+// messages try every trick (markup, quotes, commas, line breaks, spreadsheet formulas, unicode,
+// control bytes, invalid UTF-8, terminal colours).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "exports/outcome.hpp"
+#include "harness/grade.hpp"
+#include "harness/spec.hpp"
+
+namespace exports::testing {
+
+inline harness::LabSpec make_spec() {
+  return harness::parse_spec(nlohmann::json::parse(R"({
+    "lab": "lab9",
+    "title": "Tiled <b>matmul</b> & friends",
+    "checks": [
+      {"id": "Tiled.Correctness", "kind": "correctness", "title": "matmul_tiled is exact", "points": 10},
+      {"id": "Tiled.SharedMemory", "kind": "structure", "title": "uses shared memory", "points": 5},
+      {"id": "Tiled.Speed", "kind": "speed", "title": "reaches 10% of cuBLAS", "points": 5}
+    ]})"),
+                             "test spec");
+}
+
+inline harness::CheckRecord record(const std::string& check, harness::Verdict verdict,
+                                   std::string reason = "", double fraction = 0) {
+  harness::CheckRecord r;
+  r.lab = "lab9";
+  r.check = check;
+  r.verdict = verdict;
+  r.reason = std::move(reason);
+  r.fraction = fraction;
+  r.duration_s = 0.25;
+  r.reproduce = "ctest -R " + check;
+  return r;
+}
+
+inline StudentOutcome graded(const harness::LabSpec& spec, std::string student,
+                             std::vector<harness::CheckRecord> records,
+                             std::vector<std::string> problems = {}) {
+  StudentOutcome o;
+  o.student = std::move(student);
+  o.status = "graded";
+  o.grade = harness::grade_lab(spec, std::move(records), std::move(problems));
+  o.report_path = "reports/" + o.student + "/report.html";
+  return o;
+}
+
+inline StudentOutcome ungraded(std::string student, std::string status, std::string message) {
+  StudentOutcome o;
+  o.student = std::move(student);
+  o.status = std::move(status);
+  o.message = std::move(message);
+  return o;
+}
+
+inline const std::string kScriptName = "<script>alert(\"x\")</script>";
+inline const std::string kFormulaName = "=cmd|' /C calc'!A0";
+inline const std::string kQuotedName = "Zo\u00eb \"Q\", Jr.\nsecond line";
+inline const std::string kControlName = "bad\x01\x1b[31mbytes\xff end";
+
+inline std::vector<StudentOutcome> make_class(const harness::LabSpec& spec) {
+  using harness::Verdict;
+  std::vector<StudentOutcome> all;
+  all.push_back(
+      graded(spec, "alice",
+             {record("Tiled.Correctness", Verdict::pass),
+              record("Tiled.SharedMemory", Verdict::pass), record("Tiled.Speed", Verdict::pass)}));
+  all.push_back(graded(spec, kScriptName,
+                       {record("Tiled.Correctness", Verdict::fail,
+                               "wrong at (3, 4): <img src=x onerror=alert(1)> & \"more\"", 0.5),
+                        record("Tiled.SharedMemory", Verdict::error, "cudaErrorIllegalAddress"),
+                        record("Tiled.Speed", Verdict::inconclusive, "GPU busy")}));
+  all.push_back(ungraded(kFormulaName, "compile error",
+                         "kernel.cu(12): error: expected a \";\"\n\x1b[1;31m</pre><script>x()"
+                         "</script>\x1b[0m\x07 ]]> --> done"));
+  all.push_back(graded(spec, kQuotedName,
+                       {record("Tiled.Correctness", Verdict::pass),
+                        record("Tiled.SharedMemory", Verdict::skipped, "no GPU")}));
+  all.push_back(
+      ungraded(kControlName, "timed out", std::string("killed after 120 s\0\x01 tail", 25)));
+  all.push_back(graded(spec, "-2+3", {record("Tiled.Correctness", Verdict::fail, "all NaN", 0)}));
+  all.push_back(ungraded("@SUM(A1)", "crashed", "signal 11 (SIGSEGV)"));
+  auto problems = graded(
+      spec, "\u674e\u96f7 \U0001F680",
+      {record("Tiled.Correctness", Verdict::pass), record("Tiled.SharedMemory", Verdict::pass)},
+      {"a result for 'Bogus.Check', which is not a check of lab9"});
+  problems.report_path = "javascript:alert(1)";
+  all.push_back(std::move(problems));
+  return all;
+}
+
+}  // namespace exports::testing

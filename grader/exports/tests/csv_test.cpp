@@ -1,0 +1,112 @@
+#include "exports/gradebook_csv.hpp"
+
+#include <gtest/gtest.h>
+
+#include "class_fixture.hpp"
+#include "exports/text.hpp"
+
+namespace exports {
+namespace {
+
+// RFC 4180 reader: records end in CRLF, fields are plain or quoted with "" for a quote.
+std::vector<std::vector<std::string>> parse_csv(const std::string& csv) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  std::size_t i = 0;
+  while (i < csv.size()) {
+    if (csv[i] == '"') {
+      ++i;
+      for (;;) {
+        if (i >= csv.size()) throw std::runtime_error("unterminated quote");
+        if (csv[i] == '"') {
+          if (i + 1 < csv.size() && csv[i + 1] == '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        field += csv[i++];
+      }
+    }
+    while (i < csv.size() && csv[i] != ',' && csv[i] != '\r') {
+      if (csv[i] == '"' || csv[i] == '\n') throw std::runtime_error("stray quote or line feed");
+      field += csv[i++];
+    }
+    if (i >= csv.size()) throw std::runtime_error("last record has no CRLF");
+    row.push_back(std::move(field));
+    field.clear();
+    if (csv[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (csv.compare(i, 2, "\r\n") != 0) throw std::runtime_error("CR without LF");
+    i += 2;
+    rows.push_back(std::move(row));
+    row.clear();
+  }
+  return rows;
+}
+
+class GradebookCsv : public ::testing::Test {
+ protected:
+  harness::LabSpec spec = testing::make_spec();
+  std::vector<StudentOutcome> outcomes = testing::make_class(spec);
+  std::string csv = gradebook_csv(spec, outcomes);
+  std::vector<std::vector<std::string>> rows = parse_csv(csv);
+};
+
+TEST_F(GradebookCsv, EveryRowHasEveryColumn) {
+  ASSERT_EQ(rows.size(), outcomes.size() + 1);
+  const std::vector<std::string> header{
+      "student", "Tiled.Correctness", "Tiled.SharedMemory", "Tiled.Speed", "total", "max", "status",
+      "report"};
+  EXPECT_EQ(rows[0], header);
+  for (const auto& row : rows) EXPECT_EQ(row.size(), header.size());
+}
+
+TEST_F(GradebookCsv, HostileNamesComeBackQuotedAndGuarded) {
+  EXPECT_EQ(rows[2][0], testing::kScriptName);  // plain text in a CSV; the HTML page escapes it
+  EXPECT_EQ(rows[3][0], "'" + testing::kFormulaName);
+  EXPECT_EQ(rows[4][0], "Zo\u00eb \"Q\", Jr. second line");  // one line: names are one line
+  EXPECT_EQ(rows[5][0], "badbytes\uFFFD end");
+  EXPECT_EQ(rows[6][0], "'-2+3");
+  EXPECT_EQ(rows[7][0], "'@SUM(A1)");
+  EXPECT_EQ(rows[8][0], "\u674e\u96f7 \U0001F680");
+  for (const auto& row : rows) {
+    for (const auto& cell : row) {
+      if (!cell.empty()) {
+        EXPECT_EQ(std::string_view("=+-@\t").find(cell[0]), std::string_view::npos) << cell;
+      }
+    }
+  }
+  EXPECT_EQ(text::clean(csv), [&] {
+    std::string no_cr;
+    for (char c : csv)
+      if (c != '\r') no_cr += c;
+    return no_cr;
+  }()) << "only CRLF line ends, no other control bytes, valid UTF-8";
+}
+
+TEST_F(GradebookCsv, PointsTotalsAndStatuses) {
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"alice", "10", "5", "5", "20", "20", "graded",
+                                               "reports/alice/report.html"}));
+  EXPECT_EQ(rows[2][1], "5");  // half of the sizes right
+  EXPECT_EQ(rows[2][4], "5");
+  // Ungraded: empty check cells, total 0, the status says why.
+  EXPECT_EQ(rows[3], (std::vector<std::string>{"'" + testing::kFormulaName, "", "", "", "0", "20",
+                                               "compile error", ""}));
+  EXPECT_EQ(rows[5][6], "timed out");
+  EXPECT_EQ(rows[7][6], "crashed");
+}
+
+TEST(GradebookCsvEmpty, HeaderOnly) {
+  const auto spec = testing::make_spec();
+  EXPECT_EQ(gradebook_csv(spec, {}),
+            "student,Tiled.Correctness,Tiled.SharedMemory,Tiled.Speed,total,max,status,report\r\n");
+}
+
+}  // namespace
+}  // namespace exports

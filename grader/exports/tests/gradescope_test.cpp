@@ -1,0 +1,106 @@
+#include "exports/gradescope.hpp"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "class_fixture.hpp"
+
+namespace exports {
+namespace {
+
+std::set<std::string> keys(const nlohmann::json& object) {
+  std::set<std::string> out;
+  for (const auto& [key, value] : object.items()) out.insert(key);
+  return out;
+}
+
+const std::set<std::string> kTopLevel{"score", "output", "output_format", "tests", "extra_data"};
+const std::set<std::string> kTest{"score",  "max_score",     "status", "name",       "number",
+                                  "output", "output_format", "tags",   "visibility", "extra_data"};
+
+class Gradescope : public ::testing::Test {
+ protected:
+  harness::LabSpec spec = testing::make_spec();
+  std::vector<StudentOutcome> outcomes = testing::make_class(spec);
+};
+
+TEST_F(Gradescope, DocumentedFieldsOnlyAndScoreIsTheSumOfTests) {
+  for (const auto& outcome : outcomes) {
+    const auto results = gradescope_results(spec, outcome);
+    SCOPED_TRACE(outcome.student);
+    EXPECT_EQ(keys(results), kTopLevel);
+    EXPECT_EQ(results["output_format"], "text");
+    ASSERT_TRUE(results["tests"].is_array());
+    ASSERT_FALSE(results["tests"].empty());
+    double sum = 0;
+    for (const auto& test : results["tests"]) {
+      EXPECT_EQ(keys(test), kTest);
+      EXPECT_TRUE(test["status"] == "passed" || test["status"] == "failed");
+      EXPECT_EQ(test["visibility"], "visible");
+      EXPECT_EQ(test["output_format"], "text");
+      EXPECT_TRUE(test["number"].is_string());
+      EXPECT_TRUE(test["tags"].is_array());
+      EXPECT_TRUE(test["extra_data"].is_object());
+      EXPECT_LE(test["score"].get<double>(), test["max_score"].get<double>());
+      sum += test["score"].get<double>();
+    }
+    EXPECT_EQ(results["score"].get<double>(), sum);
+    EXPECT_NO_THROW((void)results.dump()) << "invalid UTF-8 would make dump() throw";
+  }
+}
+
+TEST_F(Gradescope, OneTestPerCheckInSpecOrder) {
+  const auto results = gradescope_results(spec, outcomes[1]);  // the <script> student
+  ASSERT_EQ(results["tests"].size(), 3u);
+  EXPECT_EQ(results["score"].get<double>(), 5);
+  const auto& first = results["tests"][0];
+  EXPECT_EQ(first["name"], "matmul_tiled is exact (Tiled.Correctness)");
+  EXPECT_EQ(first["number"], "1");
+  EXPECT_EQ(first["max_score"].get<double>(), 10);
+  EXPECT_EQ(first["status"], "failed");
+  EXPECT_EQ(first["tags"], nlohmann::json::array({"correctness"}));
+  EXPECT_EQ(first["extra_data"]["verdict"], "fail");
+  // Plain text: the reason is kept as written, and the "text" format shows it as such.
+  EXPECT_NE(first["output"].get<std::string>().find("<img src=x onerror=alert(1)>"),
+            std::string::npos);
+  EXPECT_EQ(results["tests"][2]["extra_data"]["verdict"], "inconclusive");
+  EXPECT_EQ(results["extra_data"]["student"], testing::kScriptName);
+  EXPECT_EQ(results["extra_data"]["max_score"].get<double>(), 20);
+}
+
+TEST_F(Gradescope, UngradedStudentGetsZeroAndOneTestSayingWhy) {
+  const auto results = gradescope_results(spec, outcomes[2]);
+  EXPECT_EQ(results["score"].get<double>(), 0);
+  ASSERT_EQ(results["tests"].size(), 1u);
+  const auto& test = results["tests"][0];
+  EXPECT_EQ(test["name"], "Submission: compile error");
+  EXPECT_EQ(test["status"], "failed");
+  EXPECT_EQ(test["max_score"].get<double>(), 20);
+  const auto output = test["output"].get<std::string>();
+  EXPECT_NE(output.find("could not be graded: compile error"), std::string::npos);
+  EXPECT_NE(output.find("expected a \";\""), std::string::npos);
+  EXPECT_EQ(output.find('\x1b'), std::string::npos) << "terminal colours removed";
+  EXPECT_EQ(output.find('\x07'), std::string::npos);
+  EXPECT_EQ(results["extra_data"]["status"], "compile error");
+}
+
+TEST_F(Gradescope, InvalidUtf8AndControlBytesAreCleaned) {
+  const auto results = gradescope_results(spec, outcomes[4]);
+  EXPECT_EQ(results["extra_data"]["student"], "badbytes\uFFFD end");
+  const std::string dumped = results.dump();
+  EXPECT_EQ(dumped.find("\\u0000"), std::string::npos);
+  EXPECT_EQ(dumped.find("\\u0001"), std::string::npos);
+  EXPECT_NE(results["tests"][0]["output"].get<std::string>().find("killed after 120 s tail"),
+            std::string::npos);
+}
+
+TEST_F(Gradescope, LongMessagesAreCut) {
+  auto outcome = testing::ungraded("x", "compile error", std::string(1 << 20, 'e'));
+  const auto output = gradescope_results(spec, outcome)["tests"][0]["output"].get<std::string>();
+  EXPECT_LT(output.size(), 20000u);
+  EXPECT_NE(output.find("more bytes not shown"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace exports

@@ -1,0 +1,124 @@
+#include "exports/gradebook_html.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "class_fixture.hpp"
+#include "exports/text.hpp"
+
+namespace exports {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::size_t count(const std::string& haystack, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+class GradebookHtml : public ::testing::Test {
+ protected:
+  harness::LabSpec spec = testing::make_spec();
+  std::vector<StudentOutcome> outcomes = testing::make_class(spec);
+  std::string page = gradebook_html(spec, outcomes, "2026-11-22T10:00:00Z <b>");
+};
+
+TEST_F(GradebookHtml, SelfContainedAndScriptFree) {
+  EXPECT_TRUE(page.starts_with("<!DOCTYPE html>"));
+  const std::string l = lower(page);
+  EXPECT_EQ(l.find("<script"), std::string::npos);
+  EXPECT_EQ(l.find("<img"), std::string::npos);
+  EXPECT_EQ(l.find("javascript:"), std::string::npos);
+  EXPECT_EQ(l.find(" onerror="), std::string::npos);
+  EXPECT_EQ(l.find("http://"), std::string::npos);
+  EXPECT_EQ(l.find("https://"), std::string::npos);
+  EXPECT_EQ(l.find("url("), std::string::npos);
+  EXPECT_NE(page.find("Content-Security-Policy"), std::string::npos);
+  EXPECT_EQ(text::clean(page), page) << "valid UTF-8, no control bytes";
+}
+
+TEST_F(GradebookHtml, EverythingIsEscaped) {
+  EXPECT_NE(page.find("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(page.find("=cmd|&#39; /C calc&#39;!A0"), std::string::npos);
+  EXPECT_NE(page.find("Zo\u00eb &quot;Q&quot;, Jr. second line"), std::string::npos);
+  EXPECT_NE(page.find("badbytes\uFFFD end"), std::string::npos);
+  EXPECT_NE(page.find("\u674e\u96f7 \U0001F680"), std::string::npos);
+  EXPECT_NE(page.find("Tiled &lt;b&gt;matmul&lt;/b&gt; &amp; friends"), std::string::npos);
+  EXPECT_NE(page.find("&lt;/pre&gt;&lt;script&gt;x()&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(page.find("2026-11-22T10:00:00Z &lt;b&gt;"), std::string::npos);
+  EXPECT_EQ(page.find("<b>"), std::string::npos);
+}
+
+TEST_F(GradebookHtml, LinksAreRelativeAndPercentEncoded) {
+  const std::regex href(R"re(href="([^"]*)")re");
+  std::vector<std::string> links;
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), href); it != std::sregex_iterator();
+       ++it) {
+    links.push_back((*it)[1]);
+  }
+  for (const auto& link : links) {
+    if (link == "#problems") continue;
+    EXPECT_TRUE(link.starts_with("reports/")) << link;
+    EXPECT_EQ(link.find_first_of("<>\"' :&#?"), std::string::npos) << link;
+  }
+  EXPECT_NE(std::find(links.begin(), links.end(), "reports/alice/report.html"), links.end());
+  EXPECT_NE(std::find(links.begin(), links.end(),
+                      "reports/%3Cscript%3Ealert%28%22x%22%29%3C/script%3E/report.html"),
+            links.end());
+  EXPECT_NE(page.find("unsafe path"), std::string::npos);  // the javascript: report path
+}
+
+TEST_F(GradebookHtml, HistogramCountsAddUpToTheClass) {
+  const std::regex bar(R"re(data-count="(\d+)")re");
+  std::size_t total = 0;
+  std::size_t bars = 0;
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), bar); it != std::sregex_iterator();
+       ++it, ++bars) {
+    total += std::stoul((*it)[1]);
+  }
+  EXPECT_EQ(bars, 10u);
+  EXPECT_EQ(total, outcomes.size());
+}
+
+TEST_F(GradebookHtml, SummaryChecksStudentsAndProblems) {
+  EXPECT_NE(page.find(R"(<p class="card-value">8</p>)"), std::string::npos);
+  EXPECT_NE(page.find("6.25"), std::string::npos);  // mean 50 / 8
+  EXPECT_NE(page.find("2.5"), std::string::npos);   // median
+  for (const auto& check : spec.checks) EXPECT_NE(page.find(check.id), std::string::npos);
+  EXPECT_NE(page.find("38%"), std::string::npos);  // 3 of 8 passed correctness
+  // Every student has one row; every ungraded status and the record problem are listed.
+  EXPECT_EQ(count(page, "<th scope=\"row\" class=\"student-name\">"), outcomes.size());
+  for (const std::string status : {"compile error", "timed out", "crashed"}) {
+    EXPECT_GE(count(page, status), 2u) << status;  // the table and the problems list
+  }
+  EXPECT_NE(page.find("a result for &#39;Bogus.Check&#39;"), std::string::npos);
+  EXPECT_EQ(count(page, "<article class=\"problem\">"), 4u);
+  EXPECT_NE(page.find("killed after 120 s tail"), std::string::npos);
+}
+
+TEST(GradebookHtmlEmpty, NoStudents) {
+  const auto spec = testing::make_spec();
+  const auto page = gradebook_html(spec, {}, "now");
+  EXPECT_NE(page.find("every submission was graded"), std::string::npos);
+  EXPECT_NE(page.find("</html>"), std::string::npos);
+}
+
+TEST(GradebookHtmlLong, MessagesAreCut) {
+  const auto spec = testing::make_spec();
+  const auto page = gradebook_html(
+      spec, {testing::ungraded("x", "compile error", std::string(1 << 20, 'e'))}, "now");
+  EXPECT_LT(page.size(), 64u * 1024);
+  EXPECT_NE(page.find("more bytes not shown"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace exports
