@@ -198,6 +198,17 @@ std::string_view to_string(Verdict verdict) {
   return "unknown";
 }
 
+std::string_view verdict_words(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::not_measured:
+      return "not measured";
+    case Verdict::not_run:
+      return "not run";
+    default:
+      return to_string(verdict);
+  }
+}
+
 Verdict verdict_from_string(std::string_view text) {
   for (const auto& [value, name] : kVerdictNames) {
     if (name == text) return value;

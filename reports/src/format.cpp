@@ -60,25 +60,7 @@ std::string format_ratio(double ratio) {
   return fmt::format("{:.2f}\u00d7", ratio);
 }
 
-std::string_view verdict_label(harness::Verdict verdict) {
-  switch (verdict) {
-    case harness::Verdict::pass:
-      return "pass";
-    case harness::Verdict::fail:
-      return "fail";
-    case harness::Verdict::error:
-      return "error";
-    case harness::Verdict::skipped:
-      return "skipped";
-    case harness::Verdict::inconclusive:
-      return "inconclusive";
-    case harness::Verdict::not_measured:
-      return "not measured";
-    case harness::Verdict::not_run:
-      return "not run";
-  }
-  return "unknown";
-}
+std::string_view verdict_label(harness::Verdict verdict) { return harness::verdict_words(verdict); }
 
 std::string_view verdict_class(harness::Verdict verdict) {
   switch (verdict) {

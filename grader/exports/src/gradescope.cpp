@@ -19,7 +19,7 @@ std::string output_text(std::string_view text) {
 std::string check_output(const harness::CheckGrade* grade) {
   if (!grade || !grade->record) return "This check did not run.";
   const auto& record = *grade->record;
-  std::string out = fmt::format("{}", verdict_words(grade->verdict));
+  std::string out = fmt::format("{}", harness::verdict_words(grade->verdict));
   if (!record.reason.empty()) out += ": " + record.reason;
   for (const auto& note : record.notes) out += "\n" + note;
   if (!record.reproduce.empty()) out += "\nReproduce: " + record.reproduce;
@@ -62,12 +62,12 @@ nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOut
       const double points = check_points(outcome, check.id);
       const auto verdict = grade ? grade->verdict : harness::Verdict::not_run;
       score += points;
-      tests.push_back(test_entry(points, check.points, verdict == harness::Verdict::pass,
-                                 fmt::format("{} ({})", check.title, check.id),
-                                 fmt::format("{}", ++number), check_output(grade),
-                                 nlohmann::json::array({text::clean(check.kind, false)}),
-                                 nlohmann::json{{"check", text::clean(check.id, false)},
-                                                {"verdict", std::string(verdict_words(verdict))}}));
+      tests.push_back(
+          test_entry(points, check.points, verdict == harness::Verdict::pass,
+                     fmt::format("{} ({})", check.title, check.id), fmt::format("{}", ++number),
+                     check_output(grade), nlohmann::json::array({text::clean(check.kind, false)}),
+                     nlohmann::json{{"check", text::clean(check.id, false)},
+                                    {"verdict", std::string(harness::verdict_words(verdict))}}));
     }
   }
 

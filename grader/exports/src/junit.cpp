@@ -29,7 +29,7 @@ std::string testcase(const harness::LabSpec& spec, const harness::CheckSpec& che
   counts.time += duration;
   std::string reason = grade && grade->record ? grade->record->reason : "";
   if (!outcome.grade) reason = "not graded: " + text::clean(outcome.status, false);
-  if (reason.empty()) reason = std::string(verdict_words(verdict));
+  if (reason.empty()) reason = std::string(harness::verdict_words(verdict));
 
   std::string out = fmt::format(R"(    <testcase classname="{}" name="{}" time="{:.3f}")",
                                 attr(spec.lab), attr(check.id), duration);
@@ -41,11 +41,11 @@ std::string testcase(const harness::LabSpec& spec, const harness::CheckSpec& che
     case harness::Verdict::not_measured:
       ++counts.skipped;
       return out + fmt::format(">\n      <skipped message=\"{}: {}\"/>\n    </testcase>\n",
-                               verdict_words(verdict), attr(reason));
+                               harness::verdict_words(verdict), attr(reason));
     default: {
       ++counts.failures;
       std::string detail =
-          fmt::format("{}: {} of {} points", verdict_words(verdict),
+          fmt::format("{}: {} of {} points", harness::verdict_words(verdict),
                       format_points(check_points(outcome, check.id)), format_points(check.points));
       if (grade && grade->record) {
         for (const auto& note : grade->record->notes) detail += "\n" + note;
@@ -57,7 +57,7 @@ std::string testcase(const harness::LabSpec& spec, const harness::CheckSpec& che
                        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    "
                        "</testcase>\n",
                        attr(text::truncate(text::clean(reason, false), 1024)),
-                       verdict_words(verdict), body(detail));
+                       harness::verdict_words(verdict), body(detail));
     }
   }
 }

@@ -37,26 +37,6 @@ bool has_problems(const StudentOutcome& outcome) {
   return !outcome.grade || outcome.status != kGradedStatus || !outcome.grade->problems.empty();
 }
 
-std::string_view verdict_words(harness::Verdict verdict) {
-  switch (verdict) {
-    case harness::Verdict::pass:
-      return "pass";
-    case harness::Verdict::fail:
-      return "fail";
-    case harness::Verdict::error:
-      return "error";
-    case harness::Verdict::skipped:
-      return "skipped";
-    case harness::Verdict::inconclusive:
-      return "inconclusive";
-    case harness::Verdict::not_measured:
-      return "not measured";
-    case harness::Verdict::not_run:
-      return "not run";
-  }
-  return "unknown";
-}
-
 std::string format_points(double points) {
   if (!std::isfinite(points)) return "n/a";
   std::string text = fmt::format("{:.2f}", points);

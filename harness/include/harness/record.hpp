@@ -21,6 +21,8 @@ inline constexpr int kRecordSchema = 1;
 enum class Verdict { pass, fail, error, skipped, inconclusive, not_measured, not_run };
 
 std::string_view to_string(Verdict verdict);
+// The verdict in words for people: "not measured" where to_string gives "not_measured".
+std::string_view verdict_words(Verdict verdict);
 Verdict verdict_from_string(std::string_view text);  // throws RecordError
 
 struct RecordError : std::runtime_error {
