@@ -26,12 +26,6 @@ void write_text(const std::filesystem::path& file, const std::string& text) {
   std::filesystem::rename(temporary, file);
 }
 
-std::string format_points(double points) {
-  return points == static_cast<long long>(points)
-             ? fmt::format("{}", static_cast<long long>(points))
-             : fmt::format("{:.2f}", points);
-}
-
 }  // namespace
 
 int report_command(const ReportOptions& options) {
@@ -61,10 +55,10 @@ int report_command(const ReportOptions& options) {
     }
     const auto skipped_text =
         skipped ? fmt::format(", {} skipped ({})", skipped, skip_reason) : std::string();
-    const auto summary =
-        fmt::format("{} ({}): {} / {} points, {} of {} checks passed{}; report: {}", grade.lab,
-                    grade.title, format_points(grade.points), format_points(grade.max_points),
-                    passed, grade.checks.size(), skipped_text, out.string());
+    const auto summary = fmt::format(
+        "{} ({}): {} / {} points, {} of {} checks passed{}; report: {}", grade.lab, grade.title,
+        harness::format_points(grade.points), harness::format_points(grade.max_points), passed,
+        grade.checks.size(), skipped_text, out.string());
     std::printf("%s\n", summary.c_str());
     for (const auto& problem : grade.problems) std::printf("warning: %s\n", problem.c_str());
     if (!options.summary_file.empty()) write_text(options.summary_file, summary + "\n");

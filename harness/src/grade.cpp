@@ -19,6 +19,14 @@ double points_for(const CheckSpec& check, Verdict verdict, double fraction) {
   }
 }
 
+std::string format_points(double points) {
+  if (!std::isfinite(points)) return "n/a";
+  std::string text = fmt::format("{:.2f}", points);
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text == "-0" ? "0" : text;
+}
+
 LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
                    std::vector<std::string> problems) {
   LabGrade grade;

@@ -1,5 +1,7 @@
 #include "harness/grade.hpp"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 namespace harness {
@@ -63,6 +65,20 @@ TEST(Grade, RecordsOfOtherLabsOrUnknownChecksAreProblemsNotPoints) {
   const auto grade = grade_lab(s, {foreign, record("A.Bonus", Verdict::pass)});
   EXPECT_DOUBLE_EQ(grade.points, 0);
   EXPECT_EQ(grade.problems.size(), 2u);
+}
+
+}  // namespace
+}  // namespace harness
+
+namespace harness {
+namespace {
+
+TEST(FormatPoints, AtMostTwoDecimalsAndNoTrailingZeros) {
+  EXPECT_EQ(format_points(3), "3");
+  EXPECT_EQ(format_points(2.5), "2.5");
+  EXPECT_EQ(format_points(10.0 / 3.0), "3.33");
+  EXPECT_EQ(format_points(-0.0), "0");
+  EXPECT_EQ(format_points(std::nan("")), "n/a");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/grade.hpp"
 #include "reports/html.hpp"
 
 namespace reports::detail {
@@ -21,10 +22,7 @@ std::string trim_zeros(std::string text) {
 
 }  // namespace
 
-std::string format_points(double points) {
-  if (!std::isfinite(points)) return "n/a";
-  return trim_zeros(fmt::format("{:.2f}", points));
-}
+std::string format_points(double points) { return harness::format_points(points); }
 
 std::string format_significant(double value, int digits) {
   if (!std::isfinite(value)) return "n/a";

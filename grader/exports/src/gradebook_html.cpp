@@ -49,18 +49,20 @@ std::string render_header(const harness::LabSpec& spec, const ClassSummary& summ
                   R"(<p class="muted">{} checks worth {} points &#183; generated {}</p>)"
                   "\n<div class=\"cards\">\n",
                   line(spec.lab), line(spec.title), spec.checks.size(),
-                  format_points(summary.max_points), line(generated_at));
+                  harness::format_points(summary.max_points), line(generated_at));
   out +=
       card("Students", fmt::format("{}", summary.students),
            fmt::format("{} graded &#183; {} with full marks", summary.graded, summary.full_marks));
-  out += card("Mean score",
-              fmt::format(R"({}<span class="muted"> / {}</span>)", format_points(summary.mean),
-                          format_points(summary.max_points)),
-              fmt::format("{} of the points; ungraded count 0", share(summary.mean)));
-  out += card("Median score",
-              fmt::format(R"({}<span class="muted"> / {}</span>)", format_points(summary.median),
-                          format_points(summary.max_points)),
-              fmt::format("{} of the points", share(summary.median)));
+  out += card(
+      "Mean score",
+      fmt::format(R"({}<span class="muted"> / {}</span>)", harness::format_points(summary.mean),
+                  harness::format_points(summary.max_points)),
+      fmt::format("{} of the points; ungraded count 0", share(summary.mean)));
+  out += card(
+      "Median score",
+      fmt::format(R"({}<span class="muted"> / {}</span>)", harness::format_points(summary.median),
+                  harness::format_points(summary.max_points)),
+      fmt::format("{} of the points", share(summary.median)));
   out += card(
       "Problems", fmt::format("{}", problems),
       problems == 0 ? "every submission was graded" : R"(<a href="#problems">listed below</a>)",
@@ -81,10 +83,11 @@ std::string render_checks(std::span<const CheckStats> stats, std::size_t student
         "<td class=\"num\">{}</td>"
         "<td><div class=\"rate\">{}<span>{}</span></div><span class=\"counts\">{}</span></td>"
         "<td class=\"num\">{}</td></tr>\n",
-        line(s.check->title), line(s.check->id), format_points(s.check->points),
+        line(s.check->title), line(s.check->id), harness::format_points(s.check->points),
         detail::share_bar_svg(s.pass_rate(),
                               fmt::format("{} of students passed", percent(s.pass_rate()))),
-        students > 0 ? percent(s.pass_rate()) : "n/a", counts, format_points(s.mean_points));
+        students > 0 ? percent(s.pass_rate()) : "n/a", counts,
+        harness::format_points(s.mean_points));
   }
   return fmt::format(
       "<div class=\"table-wrap\"><table class=\"checks\">\n"
@@ -104,7 +107,7 @@ std::string render_histogram(const harness::LabSpec& spec,
   return fmt::format(
       "<figure class=\"histogram-figure\">{}\n<figcaption>Students per tenth of the lab's {} "
       "points; the last band includes full marks.</figcaption></figure>\n",
-      detail::histogram_svg(bins, outcomes.size()), format_points(spec.total_points()));
+      detail::histogram_svg(bins, outcomes.size()), harness::format_points(spec.total_points()));
 }
 
 std::string report_link(const StudentOutcome& outcome) {
@@ -130,8 +133,8 @@ std::string render_students(const harness::LabSpec& spec,
         "<tr{}><td class=\"num muted\">{}</td><th scope=\"row\" class=\"student-name\">{}</th>"
         "<td class=\"num\">{} / {}</td><td>{}</td><td class=\"num\">{} / {}</td><td>{}</td>"
         "<td>{}</td></tr>\n",
-        has_problems(o) ? R"( class="row-problem")" : "", i + 1, name, format_points(score),
-        format_points(max),
+        has_problems(o) ? R"( class="row-problem")" : "", i + 1, name,
+        harness::format_points(score), harness::format_points(max),
         detail::share_bar_svg(
             max > 0 ? score / max : 0,
             fmt::format("{} of the points", max > 0 ? percent(score / max) : "n/a"), 90),

@@ -72,8 +72,8 @@ nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOut
   }
 
   std::string output = fmt::format("{}: {}\nStatus: {}\nScore: {} of {}", text::clean(spec.lab),
-                                   text::clean(spec.title), status, format_points(score),
-                                   format_points(spec.total_points()));
+                                   text::clean(spec.title), status, harness::format_points(score),
+                                   harness::format_points(spec.total_points()));
   if (outcome.grade) {
     for (const auto& problem : outcome.grade->problems) output += "\nProblem: " + problem;
     if (!outcome.message.empty()) output += "\n\n" + outcome.message;

@@ -44,9 +44,9 @@ std::string testcase(const harness::LabSpec& spec, const harness::CheckSpec& che
                                harness::verdict_words(verdict), attr(reason));
     default: {
       ++counts.failures;
-      std::string detail =
-          fmt::format("{}: {} of {} points", harness::verdict_words(verdict),
-                      format_points(check_points(outcome, check.id)), format_points(check.points));
+      std::string detail = fmt::format("{}: {} of {} points", harness::verdict_words(verdict),
+                                       harness::format_points(check_points(outcome, check.id)),
+                                       harness::format_points(check.points));
       if (grade && grade->record) {
         for (const auto& note : grade->record->notes) detail += "\n" + note;
         if (!grade->record->reproduce.empty()) {
@@ -73,7 +73,8 @@ std::string junit_xml(const harness::LabSpec& spec, const std::vector<StudentOut
     for (const auto& check : spec.checks) cases += testcase(spec, check, outcome, counts);
     std::string out_text =
         fmt::format("status: {}\nscore: {} of {}", text::clean(outcome.status, false),
-                    format_points(total_points(spec, outcome)), format_points(spec.total_points()));
+                    harness::format_points(total_points(spec, outcome)),
+                    harness::format_points(spec.total_points()));
     if (outcome.grade) {
       for (const auto& problem : outcome.grade->problems) out_text += "\nproblem: " + problem;
     }
@@ -92,8 +93,9 @@ std::string junit_xml(const harness::LabSpec& spec, const std::vector<StudentOut
         "  </testsuite>\n",
         attr(text::clean(outcome.student, false)), counts.tests, counts.failures, counts.skipped,
         counts.time, attr(text::clean(outcome.status, false)),
-        format_points(total_points(spec, outcome)), format_points(spec.total_points()),
-        attr(outcome.report_path), cases, body(out_text));
+        harness::format_points(total_points(spec, outcome)),
+        harness::format_points(spec.total_points()), attr(outcome.report_path), cases,
+        body(out_text));
     all.tests += counts.tests;
     all.failures += counts.failures;
     all.skipped += counts.skipped;

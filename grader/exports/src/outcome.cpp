@@ -37,12 +37,4 @@ bool has_problems(const StudentOutcome& outcome) {
   return !outcome.grade || outcome.status != kGradedStatus || !outcome.grade->problems.empty();
 }
 
-std::string format_points(double points) {
-  if (!std::isfinite(points)) return "n/a";
-  std::string text = fmt::format("{:.2f}", points);
-  while (text.back() == '0') text.pop_back();
-  if (text.back() == '.') text.pop_back();
-  return text == "-0" ? "0" : text;
-}
-
 }  // namespace exports

@@ -32,6 +32,10 @@ struct LabGrade {
 // that were right); every other verdict earns nothing.
 double points_for(const CheckSpec& check, Verdict verdict, double fraction);
 
+// Points as people write them: at most two decimals, no trailing zeros (3, 2.5, 3.33); "n/a"
+// when not finite. The report, the score line and the exports all print points this way.
+std::string format_points(double points);
+
 LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
                    std::vector<std::string> problems = {});
 

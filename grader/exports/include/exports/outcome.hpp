@@ -40,7 +40,4 @@ double total_points(const harness::LabSpec& spec, const StudentOutcome& outcome)
 // True when the outcome needs an instructor's look: not graded, or graded with problems.
 bool has_problems(const StudentOutcome& outcome);
 
-// Points with at most two decimals and no trailing zeros: 3, 2.5, 3.33 (n/a when not finite).
-std::string format_points(double points);
-
 }  // namespace exports
