@@ -1,8 +1,8 @@
 #include "harness/device_buffer.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -47,7 +47,28 @@ __global__ void fill_random_kernel(float* values, std::size_t count, std::uint64
   }
 }
 
+__device__ std::uint64_t mix(std::uint64_t seed, std::size_t i) {
+  std::uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+__global__ void fill_random_integers_kernel(float* values, std::size_t count, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int value = static_cast<int>(mix(seed, i) % 8) - 4;  // -4..3, then 0 becomes 4
+    values[i] = static_cast<float>(value == 0 ? 4 : value);
+  }
+}
+
 }  // namespace
+
+void DeviceBuffer::fill_random_integers(std::uint64_t seed) {
+  fill_random_integers_kernel<<<1024, 256>>>(payload_, count_, seed);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
 
 void DeviceBuffer::fill_random(std::uint64_t seed) {
   fill_random_kernel<<<1024, 256>>>(payload_, count_, seed);

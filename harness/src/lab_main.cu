@@ -98,8 +98,13 @@ int main(int argc, char** argv) {
   auto& run = harness::lab_run();
   try {
     run.spec = harness::load_spec(options->spec);
-    run.seed = harness::choose_seed(options->seed ? std::optional<std::string_view>(*options->seed)
-                                                  : std::nullopt);
+    run.channel = harness::GraderChannel::open_from_environment();
+    // Under the batch grader the seed is the grader's secret, whatever the command line says.
+    run.seed =
+        run.channel
+            ? run.channel->message().seed
+            : harness::choose_seed(options->seed ? std::optional<std::string_view>(*options->seed)
+                                                 : std::nullopt);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "error: %s\n", error.what());
     return kExitBadSetup;

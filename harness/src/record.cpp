@@ -80,6 +80,7 @@ json to_json_value(const CaseResult& c) {
               {"nan_count", c.nan_count},
               {"max_abs_error", c.max_abs_error},
               {"tolerance", c.tolerance}};
+  if (!c.output_digest.empty()) out["output_digest"] = c.output_digest;
   out["first_mismatches"] = json::array();
   for (const auto& m : c.first_mismatches) out["first_mismatches"].push_back(to_json_value(m));
   if (c.error_map) out["error_map"] = to_json_value(*c.error_map);
@@ -101,6 +102,7 @@ CaseResult case_from(const json& in) {
   read_optional(in, "nan_count", c.nan_count);
   read_optional(in, "max_abs_error", c.max_abs_error);
   read_optional(in, "tolerance", c.tolerance);
+  read_optional(in, "output_digest", c.output_digest);
   if (auto it = in.find("first_mismatches"); it != in.end()) {
     for (const auto& m : *it) c.first_mismatches.push_back(mismatch_from(m));
   }
@@ -133,7 +135,8 @@ json to_json_value(const Timing& t) {
           {"reference_rate", t.reference_rate},
           {"reference_spread", t.reference_spread},
           {"ratio", t.ratio},
-          {"threshold", t.threshold}};
+          {"threshold", t.threshold},
+          {"output_digest", t.output_digest}};
 }
 
 Timing timing_from(const json& in) {
@@ -152,6 +155,7 @@ Timing timing_from(const json& in) {
   read_optional(in, "reference_spread", t.reference_spread);
   read_optional(in, "ratio", t.ratio);
   read_optional(in, "threshold", t.threshold);
+  read_optional(in, "output_digest", t.output_digest);
   return t;
 }
 

@@ -73,11 +73,17 @@ std::vector<Measurement> time_alternating(const std::vector<std::function<void()
   CUDA_CHECK(cudaDeviceSynchronize());
 
   std::vector<std::vector<double>> samples(functions.size());
+  const auto all_steady = [&] {
+    return std::all_of(samples.begin(), samples.end(), [&](const std::vector<double>& s) {
+      return summarize(s).spread() <= options.target_spread;
+    });
+  };
   for (int round = 0; round < std::max(1, options.repetitions); ++round) {
     for (std::size_t f = 0; f < functions.size(); ++f) {
       if (options.flush_l2) flusher.flush();
       samples[f].push_back(events.time_ms(functions[f]));
     }
+    if (options.target_spread > 0 && round + 1 >= options.min_repetitions && all_steady()) break;
   }
   std::vector<Measurement> measurements;
   for (auto& s : samples) measurements.push_back(summarize(std::move(s)));

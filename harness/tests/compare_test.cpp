@@ -107,3 +107,25 @@ TEST(Compare, SizeMismatchIsAnError) {
 
 }  // namespace
 }  // namespace harness
+
+// The batch grader compares digests of exact outputs across runs: equal values must give equal
+// digests (signed zeros included), and any changed element a different one.
+TEST(OutputDigest, SameValuesSameDigestAnyChangeAnother) {
+  const std::vector<float> values{1, 2, 3, 0, -4};
+  const std::vector<float> negative_zero{1, 2, 3, -0.0f, -4};
+  std::vector<float> changed = values;
+  changed[4] = -5;
+  const auto digest = harness::output_digest(values.data(), values.size());
+  EXPECT_EQ(digest.size(), 16u);
+  EXPECT_EQ(digest, harness::output_digest(negative_zero.data(), negative_zero.size()));
+  EXPECT_NE(digest, harness::output_digest(changed.data(), changed.size()));
+  EXPECT_NE(digest, harness::output_digest(values.data(), values.size() - 1));
+}
+
+TEST(OutputDigest, RecordedForExactComparisonsOnly) {
+  const std::vector<float> values{1, 2, 3, 4};
+  const auto exact = harness::compare_matrices(values, values, 2, 2);
+  EXPECT_EQ(exact.output_digest, harness::output_digest(values.data(), values.size()));
+  const auto tolerant = harness::compare_matrices(values, values, 2, 2, {0.1f, 0.1f, 0.1f, 0.1f});
+  EXPECT_TRUE(tolerant.output_digest.empty());
+}

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/device_buffer.hpp"
+#include "harness/grader_channel.hpp"
 #include "harness/record.hpp"
 #include "harness/spec.hpp"
 
@@ -28,6 +29,8 @@ struct LabRun {
   std::string gpu_unavailable;  // non-empty: every check is skipped with this reason
   std::optional<DeviceInfo> device;
   bool context_lost = false;  // a kernel fault made the CUDA context unusable
+  // Set under the batch grader: records go through this channel instead of files.
+  std::optional<GraderChannel> channel;
 };
 LabRun& lab_run();
 

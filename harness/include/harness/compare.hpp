@@ -2,6 +2,7 @@
 // copied back. NaN and Inf never pass, whatever the tolerance.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -16,11 +17,17 @@ struct CompareOptions {
 
 // Compares element by element. `tolerance` empty: exact equality; otherwise one absolute
 // tolerance per element (derived by the caller from K and |A|.|B|). Fills everything in the case
-// but its name; the verdict is pass when no element is wrong.
+// but its name; the verdict is pass when no element is wrong. Exact comparisons also record the
+// output's digest.
 CaseResult compare_matrices(const std::vector<float>& expected, const std::vector<float>& got,
                             long long rows, long long cols,
                             const std::vector<float>& tolerance = {},
                             const CompareOptions& options = {});
+
+// A digest of a matrix's values (64-bit FNV-1a over the float bits, zeros of either sign counted
+// as +0), as 16 hex digits. Exact results are bit-for-bit the same whichever correct kernel made
+// them, so two runs with the same seed can be compared by digest alone.
+std::string output_digest(const float* values, std::size_t count);
 
 // One line for a student: how many are wrong, how many were never written, the first position.
 std::string describe_mismatches(const CaseResult& result);

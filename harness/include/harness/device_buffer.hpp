@@ -33,6 +33,9 @@ class DeviceBuffer {
   // Nonzero values in [-1, 1) drawn from `seed` on the GPU: for sizes too large to fill from
   // the host quickly (speed checks).
   void fill_random(std::uint64_t seed);
+  // Nonzero integers in [-4, 4] drawn from `seed` on the GPU: products of these are exact in
+  // float32, so every correct kernel gives the same bits (speed checks compare them).
+  void fill_random_integers(std::uint64_t seed);
   // Every element NaN, so an element the kernel never writes cannot pass.
   void poison();
   // Writes found in the guard zones (at most `max_listed`), offsets relative to element 0.

@@ -69,6 +69,10 @@ struct CaseResult {
   std::vector<Mismatch> first_mismatches;
   std::optional<ErrorMap> error_map;
   std::vector<OutOfBoundsWrite> out_of_bounds;
+  // For exact comparisons: a digest of the output (output_digest in compare.hpp). The batch
+  // grader compares it with the digest a trusted run of the instructor's solution produced for the
+  // same secret seed, so a passing record cannot be forged without computing the right answer.
+  std::string output_digest;
 };
 
 // A speed measurement against a reference timed in the same run.
@@ -87,6 +91,7 @@ struct Timing {
   double reference_spread = 0;
   double ratio = 0;      // rate / reference_rate
   double threshold = 0;  // ratio needed to pass
+  std::string output_digest;  // digest of the timed kernel's (exact) output, as in CaseResult
 };
 
 struct DeviceInfo {
