@@ -22,7 +22,7 @@ std::string render_lab_report(const harness::LabGrade& grade, const ReportContex
       {"title", html_escape(title)},
       {"css", std::string(detail::report_css())},
       {"header", detail::render_header(grade, checks, context)},
-      {"problems", detail::render_problems(grade)},
+      {"problems", detail::render_submission_problem(context) + detail::render_problems(grade)},
       {"checks", detail::render_check_table(grade, checks)},
       {"speed", detail::render_speed_section(checks)},
       {"details", detail::render_check_details(checks)},

@@ -83,6 +83,21 @@ std::string render_header(const harness::LabGrade& grade, std::span<const CheckV
       fmt::arg("summary", verdict_summary(checks)));
 }
 
+std::string render_submission_problem(const ReportContext& context) {
+  if (context.submission_problem.empty()) return {};
+  const auto output = context.submission_output.empty()
+                          ? std::string()
+                          : fmt::format(R"(<pre class="tool-output">{}</pre>)",
+                                        html_escape(context.submission_output));
+  return fmt::format(
+      R"(<aside class="warning" aria-labelledby="submission-heading">
+<h2 id="submission-heading"><span aria-hidden="true">&#9888;</span> {}</h2>
+<p>No check could run, so no points were earned. Fix this first; every check then runs.</p>
+{}
+</aside>)",
+      html_escape(context.submission_problem), output);
+}
+
 std::string render_problems(const harness::LabGrade& grade) {
   if (grade.problems.empty()) return {};
   std::string items;

@@ -17,6 +17,8 @@ std::string render_header(const harness::LabGrade& grade, std::span<const CheckV
 
 // grade.problems in a warning box; empty when there are none.
 std::string render_problems(const harness::LabGrade& grade);
+// Why a batch-graded submission never ran (a compile error with the compiler's output, ...).
+std::string render_submission_problem(const ReportContext& context);
 
 // One row per check in spec order (title, kind, verdict, points, reason) and the grade's total.
 std::string render_check_table(const harness::LabGrade& grade, std::span<const CheckView> checks);

@@ -242,3 +242,29 @@ TEST(RenderLabReport, SurvivesAMalformedErrorMap) {
 }
 
 }  // namespace
+
+namespace {
+
+// Batch grading shows why a submission never ran, with the compiler's own words, escaped.
+TEST(RenderReport, ShowsACompileErrorWithTheCompilersMessageEscaped) {
+  const auto spec = sample_spec();
+  const auto grade = harness::grade_lab(spec, {});
+  reports::ReportContext context;
+  context.student = "mallory";
+  context.submission_problem = "compile error";
+  context.submission_output =
+      std::string("kernel.cu(12): error: expected a \";\"\n  ") + std::string(kHostile);
+  const auto html = reports::render_lab_report(grade, context);
+  EXPECT_NE(html.find("compile error"), std::string::npos);
+  EXPECT_NE(html.find("kernel.cu(12): error: expected a &quot;;&quot;"), std::string::npos);
+  EXPECT_EQ(count_of(html, kHostile), 0u);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+}
+
+TEST(RenderReport, NoSubmissionProblemNoSection) {
+  const auto spec = sample_spec();
+  const auto html = reports::render_lab_report(harness::grade_lab(spec, {}), {});
+  EXPECT_EQ(html.find("submission-heading"), std::string::npos);
+}
+
+}  // namespace

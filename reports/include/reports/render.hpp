@@ -14,6 +14,10 @@ struct ReportContext {
   std::string kernel_source;  // e.g. "labs/lab1-matrix-copy/kernel.cu (starter)"
   std::string handout;        // path of the handout README, shown as text (never as a link)
   std::string student;        // may be empty; untrusted text (batch grading takes it from a roster)
+  // Batch grading: why the submission could not be run ("compile error", "no kernel file", ...)
+  // and what the tool said (the compiler's messages). Both untrusted; shown escaped, verbatim.
+  std::string submission_problem;
+  std::string submission_output;
 };
 
 // The whole page. The result depends only on the arguments (no clock, no environment), so the same
