@@ -9,6 +9,7 @@
 #   - labN.setup (clears old results) and labN.report (renders build/reports/labN.html) as the
 #     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report.
 set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+include("${CMAKE_CURRENT_LIST_DIR}/GradingKit.cmake")
 set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
 find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
@@ -118,6 +119,7 @@ function(add_lab folder)
     FIXTURES_CLEANUP ${lab} LABELS "${lab};report" SKIP_RETURN_CODE 77)
 
   _labs_add_sanitizer_tests(${lab} "${ids}" "${kinds}" "${results}")
+  _labs_add_grading_kit(${lab} ${folder} "${lab_dir}" "${spec}")
   set_property(GLOBAL APPEND PROPERTY LABS_ALL_LABS ${lab})
   if(TARGET all_labs)
     add_dependencies(all_labs ${lab})

@@ -1,0 +1,93 @@
+# The grading kit of a lab: everything `labgrade batch` needs to build a student's kernel.cu
+# without the instructor's source tree. build/grading-kit/labN/ holds the lab's contract header,
+# its spec, the checks and the harness as static libraries, and kit.json with the exact compile
+# and link commands (the same flags CMake uses for the lab). The kit is what the sandbox shows a
+# submission: no solutions, no other labs, no build tree.
+set(LABS_KIT_ROOT "${CMAKE_BINARY_DIR}/grading-kit")
+if(NOT TARGET grading_kits)
+  add_custom_target(grading_kits)
+endif()
+
+# nvcc flags for CMAKE_CUDA_ARCHITECTURES ("native", or entries like 80-real, 90, 90-virtual).
+function(_labs_cuda_arch_flags out)
+  set(flags "")
+  foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    if(arch STREQUAL "native" OR arch STREQUAL "all" OR arch STREQUAL "all-major")
+      list(APPEND flags "-arch=${arch}")
+    elseif(arch MATCHES "^([0-9]+[a-z]?)-real$")
+      list(APPEND flags "--generate-code=arch=compute_${CMAKE_MATCH_1},code=[sm_${CMAKE_MATCH_1}]")
+    elseif(arch MATCHES "^([0-9]+[a-z]?)-virtual$")
+      list(APPEND flags "--generate-code=arch=compute_${CMAKE_MATCH_1},code=[compute_${CMAKE_MATCH_1}]")
+    elseif(arch MATCHES "^([0-9]+[a-z]?)$")
+      list(APPEND flags
+           "--generate-code=arch=compute_${arch},code=[compute_${arch},sm_${arch}]")
+    endif()
+  endforeach()
+  set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+# Quotes each element of a CMake list as a JSON string array.
+function(_labs_json_array out)
+  set(items "")
+  foreach(item IN LISTS ARGN)
+    string(REPLACE "\\" "\\\\" item "${item}")
+    string(REPLACE "\"" "\\\"" item "${item}")
+    list(APPEND items "\"${item}\"")
+  endforeach()
+  list(JOIN items ", " joined)
+  set(${out} "[${joined}]" PARENT_SCOPE)
+endfunction()
+
+function(_labs_add_grading_kit lab folder lab_dir spec)
+  set(kit "${LABS_KIT_ROOT}/${lab}")
+  # The checks as an archive: linked whole, since their tests register themselves from static
+  # initializers that the linker would otherwise drop.
+  add_library(${lab}_kit_checks STATIC EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${lab}_checks>)
+  set_target_properties(${lab}_kit_checks PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${kit}/lib")
+
+  _labs_cuda_arch_flags(arch_flags)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" config)
+  separate_arguments(cuda_flags UNIX_COMMAND
+                     "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${config}}")
+  separate_arguments(cxx_flags UNIX_COMMAND "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${config}}")
+  _labs_json_array(compile_json ${cuda_flags} ${arch_flags}
+                   "-std=c++${CMAKE_CUDA_STANDARD}" "-I${kit}/include")
+  # The link line CMake uses for the lab (see build/labs/CMakeFiles/labN.dir/link.txt), with the
+  # kit's copies of the checks and the harness.
+  _labs_json_array(link_json ${cxx_flags}
+    "-Wl,--whole-archive" "${kit}/lib/lib${lab}_kit_checks.a" "-Wl,--no-whole-archive"
+    "${kit}/lib/libharness.a" "${kit}/lib/libharness_core.a"
+    "$<TARGET_LINKER_FILE:fmt::fmt>" "$<TARGET_FILE:CUDA::cudart>" "$<TARGET_FILE:CUDA::cupti>"
+    "$<TARGET_LINKER_FILE:GTest::gtest>"
+    "-L$<TARGET_FILE_DIR:CUDA::cudart>" "-Wl,-rpath,$<TARGET_FILE_DIR:CUDA::cudart>"
+    "-ldl" "-lcudadevrt" "-lcudart_static" "-lrt" "-lpthread")
+  set(reference "${PROJECT_SOURCE_DIR}/solutions/${folder}/kernel.cu")
+  if(NOT EXISTS "${reference}")
+    set(reference "")
+  endif()
+  file(GENERATE OUTPUT "${kit}/kit.json" CONTENT "{
+  \"lab\": \"${lab}\",
+  \"folder\": \"${folder}\",
+  \"spec\": \"${kit}/spec.json\",
+  \"handout\": \"${lab_dir}/README.md\",
+  \"reference_kernel\": \"${reference}\",
+  \"nvcc\": \"${CMAKE_CUDA_COMPILER}\",
+  \"cxx\": \"${CMAKE_CXX_COMPILER}\",
+  \"compile\": ${compile_json},
+  \"link\": ${link_json},
+  \"read_only\": [\"${kit}\"]
+}
+")
+  file(GLOB headers "${lab_dir}/*.h")
+  add_custom_target(${lab}_kit
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${kit}/include" "${kit}/lib"
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${headers} "${kit}/include/"
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${spec}" "${kit}/spec.json"
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:harness>
+            $<TARGET_FILE:harness_core> "${kit}/lib/"
+    DEPENDS ${lab}_kit_checks harness harness_core "${spec}" ${headers}
+    COMMENT "Grading kit for ${lab} in ${kit}"
+    VERBATIM)
+  add_dependencies(${lab}_kit ${lab}_kit_checks harness harness_core labgrade)
+  add_dependencies(grading_kits ${lab}_kit)
+endfunction()
