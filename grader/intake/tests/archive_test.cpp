@@ -115,15 +115,21 @@ TEST(Archive, TarGzTgzAndTarAreUnpacked) {
 #endif
 }
 
-TEST(Archive, AnArchiveWithoutTheKernelSaysWhatWasExpected) {
+TEST(Archive, AnArchiveWithoutTheKernelOrEmptySaysWhatWasExpected) {
   SKIP_WITHOUT_LIBARCHIVE();
 #if INTAKE_HAVE_LIBARCHIVE
   Scratch scratch;
   write_archive(scratch.classroom() / "alice.zip", Format::zip,
                 {file("labs/lab5-single-block-shared/kernel.cu", "// lab 5\n")});
-  EXPECT_TRUE(only(scratch).problem.starts_with(
-      "no kernel file: expected labs/lab6-tiled-matmul/kernel.cu"))
-      << only(scratch).problem;
+  // An empty file reads as an empty archive: nothing handed in, not a corrupt archive.
+  std::ofstream(scratch.classroom() / "bob.tar");
+
+  const auto submissions = collect(scratch.classroom(), kLab6, scratch.unpacked());
+  ASSERT_EQ(submissions.size(), 2u);
+  EXPECT_EQ(submissions[0].problem,
+            "no kernel file: expected labs/lab6-tiled-matmul/kernel.cu (found only other labs' "
+            "kernels: 'labs/lab5-single-block-shared/kernel.cu')");
+  EXPECT_EQ(submissions[1].problem, "no kernel file: expected labs/lab6-tiled-matmul/kernel.cu");
 #endif
 }
 
@@ -188,6 +194,22 @@ TEST(Archive, LinksAndSpecialFilesAreRefused) {
             "the archive contains a special file (device, FIFO or socket): " + entry);
   for (const Submission& submission : submissions) EXPECT_EQ(submission.kernel_text, "");
   EXPECT_EQ(written_outside(scratch, "none"), std::vector<std::string>{});
+#endif
+}
+
+TEST(Archive, AnEncryptedZipIsRefused) {
+  SKIP_WITHOUT_LIBARCHIVE();
+#if INTAKE_HAVE_LIBARCHIVE
+  Scratch scratch;
+  try {
+    write_archive(scratch.classroom() / "alice.zip", Format::zip_encrypted,
+                  {file("labs/lab6-tiled-matmul/kernel.cu", std::string(kKernel))});
+  } catch (const std::runtime_error& error) {
+    GTEST_SKIP() << "this libarchive cannot write encrypted zips: " << error.what();
+  }
+  EXPECT_EQ(only(scratch).problem,
+            "the archive is encrypted: entry 'labs/lab6-tiled-matmul/kernel.cu'; submit it "
+            "without a password");
 #endif
 }
 

@@ -23,8 +23,12 @@ void write_archive(const std::filesystem::path& path, Format format,
   std::unique_ptr<archive, decltype(&archive_write_free)> writer(archive_write_new(),
                                                                  &archive_write_free);
   archive* w = writer.get();
-  if (format == Format::zip) {
+  if (format == Format::zip || format == Format::zip_encrypted) {
     check(w, archive_write_set_format_zip(w), "zip format");
+    if (format == Format::zip_encrypted) {
+      check(w, archive_write_set_options(w, "zip:encryption=zipcrypt"), "zip encryption");
+      check(w, archive_write_set_passphrase(w, "secret"), "passphrase");
+    }
   } else {
     check(w, archive_write_set_format_pax_restricted(w), "tar format");
     if (format == Format::tar_gz) check(w, archive_write_add_filter_gzip(w), "gzip filter");

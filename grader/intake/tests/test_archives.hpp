@@ -10,7 +10,8 @@
 
 namespace intake::testing {
 
-enum class Format { zip, tar, tar_gz };
+// zip_encrypted: traditional PKWARE encryption, password "secret".
+enum class Format { zip, zip_encrypted, tar, tar_gz };
 
 struct Item {
   enum class Kind { file, folder, symlink, hardlink, fifo };
