@@ -3,7 +3,8 @@
 # The CUDA toolkit (nvcc, cuBLAS, CUPTI) is NVIDIA's: it must already be installed.
 #   scripts/install-deps.sh [--with-chromium]   (chromium: for the report-rendering test)
 set -eu
-packages="cmake make g++ libgtest-dev libfmt-dev nlohmann-json3-dev libcli11-dev"
+# libarchive-dev lets labgrade batch read .zip/.tar.gz submissions (without it they are refused).
+packages="cmake make g++ libgtest-dev libfmt-dev nlohmann-json3-dev libcli11-dev libarchive-dev"
 if [ "${1:-}" = "--with-chromium" ]; then
   packages="$packages chromium"
 fi
