@@ -14,6 +14,7 @@ labs_require(GTest libgtest-dev)
 labs_require(fmt libfmt-dev)
 labs_require(nlohmann_json nlohmann-json3-dev)
 labs_require(CLI11 libcli11-dev)
+find_package(Threads REQUIRED)
 
 if(NOT TARGET CUDA::cupti)
   message(FATAL_ERROR "CUPTI (part of the CUDA toolkit) was not found: the launch-shape checks need it. "

@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh [--with-chromium]   (chromium: for the report-rendering test)
 set -eu
 # libarchive-dev lets labgrade batch read .zip/.tar.gz submissions (without it they are refused).
-packages="cmake make g++ libgtest-dev libfmt-dev nlohmann-json3-dev libcli11-dev libarchive-dev"
+packages="cmake make g++ libgtest-dev libfmt-dev nlohmann-json3-dev libcli11-dev libarchive-dev bubblewrap"
 if [ "${1:-}" = "--with-chromium" ]; then
   packages="$packages chromium"
 fi

@@ -1,6 +1,9 @@
 // labgrade: the command-line tool for grade reports (and, later, batch grading).
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
+
+#include "batch/batch.hpp"
 #include "report_command.hpp"
 #include "run_command.hpp"
 #include "timings_command.hpp"
@@ -45,9 +48,54 @@ int main(int argc, char** argv) {
       "timings", "Print the speed records of results folders as a Markdown table");
   timings_cmd->add_option("results", timing_dirs, "Folders of result records")->required();
 
+  batch::BatchOptions batch_options;
+  double memory_gib = 16;
+  auto* batch_cmd = app.add_subcommand(
+      "batch",
+      "Grade a folder of student submissions of one lab: sandboxed builds and runs, a report "
+      "per student, the class gradebook (HTML, CSV), Gradescope results and JUnit XML");
+  batch_cmd->add_option("lab", batch_options.lab, "The lab, e.g. lab6")->required();
+  batch_cmd->add_option("submissions", batch_options.submissions,
+                        "Folder with one entry per student: a folder holding "
+                        "labs/labN-*/kernel.cu, a .zip/.tar.gz of one, or <student>.cu")
+      ->required();
+  batch_cmd->add_option("out", batch_options.out, "Output folder (created; re-running resumes)")
+      ->required();
+  batch_cmd->add_option("--jobs,-j", batch_options.jobs, "Parallel builds (default: CPU cores)")
+      ->check(CLI::NonNegativeNumber);
+  batch_cmd->add_option("--gpus", batch_options.gpus, "CUDA devices to use, e.g. --gpus 0 1")
+      ->delimiter(',');
+  batch_cmd->add_option("--time-limit", batch_options.max_check_seconds,
+                        "Seconds each check may run (default: the spec's timeout_s)")
+      ->check(CLI::PositiveNumber);
+  batch_cmd->add_option("--shared-runs-per-gpu", batch_options.shared_runs_per_gpu,
+                        "Correctness runs sharing one GPU at a time (speed runs always run alone)")
+      ->check(CLI::PositiveNumber);
+  batch_cmd->add_option("--memory-gib", memory_gib, "Host memory cap per sandbox, GiB")
+      ->check(CLI::PositiveNumber);
+  batch_cmd->add_option("--kit", batch_options.kit_dir,
+                        "The lab's grading kit (default: grading-kit/LAB in this build)");
+  batch_cmd->add_flag("--unsandboxed", batch_options.unsandboxed,
+                      "Run submissions WITHOUT bubblewrap (only for code you trust)");
+  bool no_reference = false;
+  batch_cmd->add_flag("--no-reference", no_reference,
+                      "Do not run the reference solution first (outputs are then not verified)");
+
   CLI11_PARSE(app, argc, argv);
   if (*report_cmd) return grader::report_command(report);
   if (*run_cmd) return grader::run_check_command(run);
   if (*timings_cmd) return grader::timings_command(timing_dirs);
+  if (*batch_cmd) {
+    std::error_code ignored;
+    batch_options.labgrade_executable = std::filesystem::read_symlink("/proc/self/exe", ignored);
+    if (batch_options.kit_dir.empty()) {
+      batch_options.kit_dir = batch_options.labgrade_executable.parent_path().parent_path() /
+                              "grading-kit" / batch_options.lab;
+    }
+    batch_options.memory_bytes = static_cast<std::uint64_t>(memory_gib * (1ull << 30));
+    batch_options.verify_with_reference = !no_reference;
+    if (batch_options.gpus.empty()) batch_options.gpus = {0};
+    return batch::run_batch(batch_options);
+  }
   return 2;
 }

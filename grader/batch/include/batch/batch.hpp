@@ -1,0 +1,36 @@
+// labgrade batch: grade a class's submissions of one lab on this machine's GPUs. Submissions are
+// built in parallel on the CPU cores and run in sandboxes; correctness runs share a GPU, speed
+// runs have it alone. Writes a report and Gradescope results per student, the class gradebook
+// (HTML, CSV) and JUnit XML, and keeps finished results so that a stopped batch resumes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace batch {
+
+struct BatchOptions {
+  std::string lab;                     // "lab6"
+  std::filesystem::path submissions;   // one entry per student
+  std::filesystem::path out;           // reports, gradebook, exports (and .labgrade/ state)
+  std::filesystem::path kit_dir;       // default: <build>/grading-kit/<lab>
+  std::filesystem::path labgrade_executable;
+  int jobs = 0;                        // parallel builds; 0: one per CPU core
+  std::vector<int> gpus{0};            // CUDA device numbers
+  int shared_runs_per_gpu = 4;         // correctness runs at once on one GPU
+  double max_check_seconds = 0;        // 0: each check's timeout_s from the spec
+  double build_seconds = 180;
+  std::uint64_t memory_bytes = 16ull << 30;
+  int max_processes = 256;
+  bool unsandboxed = false;            // run without bubblewrap: only on explicit request
+  bool verify_with_reference = true;   // run the instructor's solution first (digests, kit check)
+};
+
+// Exit status: 0 every submission went through the grader (whatever its grade), 1 some could
+// not be graded (listed in the gradebook), 2 the batch could not start (bad options, no kit, no
+// sandbox), 130 interrupted (finished submissions are kept; the same command resumes).
+int run_batch(const BatchOptions& options);
+
+}  // namespace batch

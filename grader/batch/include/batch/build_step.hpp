@@ -1,0 +1,35 @@
+// Builds one submission in the sandbox: the student's kernel.cu (alone) compiled with nvcc and
+// linked with the kit's checks and harness, exactly as the lab's CMake target does. The scratch
+// folder appears inside as /submission; the compiler's messages are kept for the report.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "batch/kit.hpp"
+#include "sandbox/sandbox.hpp"
+
+namespace batch {
+
+inline constexpr const char* kSandboxSubmission = "/submission";
+
+struct BuildResult {
+  bool ok = false;
+  std::string status;  // "compile error", "link error", "build timed out", ... when not ok
+  std::string output;  // the compiler's and linker's messages, /submission/ taken out
+  double seconds = 0;
+};
+
+// `scratch` holds kernel.cu; on success it also holds the lab program, named after the lab.
+BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratch,
+                             const sandbox::Policy& base_policy, double time_limit_s);
+
+// The path of the lab program inside the sandbox of `policy` (from submission_policy).
+std::string sandbox_program(const Kit& kit, const sandbox::Policy& policy);
+
+// The policy for everything a submission does: its scratch folder read-write at /submission
+// (the working folder), the kit read-only, nothing else of the host. `base` gives the limits.
+sandbox::Policy submission_policy(const Kit& kit, const std::filesystem::path& scratch,
+                                  const sandbox::Policy& base);
+
+}  // namespace batch

@@ -1,0 +1,36 @@
+// Finished submissions, kept so that a batch stopped by Ctrl-C or a kill resumes where it was.
+// An entry is reused only for the same grader (kit and labgrade fingerprint) and the same kernel
+// text, compared byte for byte.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/record.hpp"
+
+namespace batch {
+
+struct GradedOutcome {
+  std::string status;        // "graded", "compile error", ...
+  std::string message;       // one line for the gradebook
+  std::string build_output;  // the compiler's messages (compile and link errors)
+  std::vector<harness::CheckRecord> records;
+};
+
+class ResultCache {
+ public:
+  ResultCache(std::filesystem::path dir, std::string grader);
+
+  std::optional<GradedOutcome> find(const std::string& slug, const std::string& kernel_text) const;
+  // Written atomically (temporary file, then rename): a kill never leaves half an entry.
+  void store(const std::string& slug, const std::string& kernel_text,
+             const GradedOutcome& outcome) const;
+
+ private:
+  std::filesystem::path dir_;
+  std::string grader_;
+};
+
+}  // namespace batch

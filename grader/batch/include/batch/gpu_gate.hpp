@@ -1,0 +1,72 @@
+// Who may use a GPU when. Correctness and structure runs time nothing, so several may share a GPU;
+// a speed run needs it alone, or another process's kernels would slow the kernels it times. The
+// gate is kept by the grader, outside the sandboxes: a submission cannot skip it.
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace batch {
+
+class GpuGate {
+ public:
+  explicit GpuGate(int max_shared) : max_shared_(max_shared < 1 ? 1 : max_shared) {}
+
+  // Shared use (up to max_shared at once, never during exclusive use). A waiting exclusive user
+  // goes first, so speed runs are not starved by a stream of correctness runs.
+  void lock_shared();
+  void unlock_shared();
+  void lock();  // exclusive
+  void unlock();
+
+  int waiting() const;  // users waiting or running, for choosing the least busy GPU
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  int max_shared_;
+  int shared_ = 0;
+  bool exclusive_ = false;
+  int exclusive_waiting_ = 0;
+  int queued_ = 0;
+};
+
+class SharedUse {
+ public:
+  explicit SharedUse(GpuGate& gate) : gate_(gate) { gate_.lock_shared(); }
+  ~SharedUse() { gate_.unlock_shared(); }
+  SharedUse(const SharedUse&) = delete;
+  SharedUse& operator=(const SharedUse&) = delete;
+
+ private:
+  GpuGate& gate_;
+};
+
+class ExclusiveUse {
+ public:
+  explicit ExclusiveUse(GpuGate& gate) : gate_(gate) { gate_.lock(); }
+  ~ExclusiveUse() { gate_.unlock(); }
+  ExclusiveUse(const ExclusiveUse&) = delete;
+  ExclusiveUse& operator=(const ExclusiveUse&) = delete;
+
+ private:
+  GpuGate& gate_;
+};
+
+// The GPUs a batch may use (CUDA device numbers), each with its gate.
+class GpuPool {
+ public:
+  GpuPool(std::vector<int> devices, int max_shared_per_gpu);
+  // The device number and gate of the least busy GPU.
+  std::pair<int, GpuGate*> least_busy();
+  std::size_t size() const { return devices_.size(); }
+
+ private:
+  std::mutex mutex_;
+  std::vector<int> devices_;
+  std::vector<std::unique_ptr<GpuGate>> gates_;
+};
+
+}  // namespace batch

@@ -1,0 +1,41 @@
+// A lab's grading kit (build/grading-kit/labN/kit.json, written by CMake): how to build a
+// student's kernel.cu against the instructor's checks and harness, and where the spec is.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/spec.hpp"
+
+namespace batch {
+
+struct KitError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Kit {
+  std::filesystem::path dir;
+  std::string lab;     // "lab6"
+  std::string folder;  // "lab6-tiled-matmul"
+  std::filesystem::path spec_path;
+  std::filesystem::path handout;
+  std::filesystem::path reference_kernel;  // the instructor's solution; empty when absent
+  std::string nvcc;
+  std::string cxx;
+  std::vector<std::string> compile_flags;
+  std::vector<std::string> link_flags;
+  std::vector<std::filesystem::path> read_only;  // what the sandbox shows besides the submission
+  harness::LabSpec spec;
+};
+
+// Throws KitError naming the file and what is wrong (missing, not JSON, a field missing, a spec
+// that does not load, a library that was never built).
+Kit load_kit(const std::filesystem::path& dir);
+
+// A digest of everything that decides a grade besides the submission: the kit's files and the
+// labgrade executable. A cached result is reused only under the same grader.
+std::string grader_fingerprint(const Kit& kit, const std::filesystem::path& labgrade_executable);
+
+}  // namespace batch

@@ -1,0 +1,414 @@
+#include "batch/batch.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <semaphore>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "batch/build_step.hpp"
+#include "batch/cache.hpp"
+#include "batch/gpu_gate.hpp"
+#include "batch/kit.hpp"
+#include "batch/progress.hpp"
+#include "batch/run_step.hpp"
+#include "batch/verify.hpp"
+#include "exports/exports.hpp"
+#include "harness/grade.hpp"
+#include "intake/intake.hpp"
+#include "reports/render.hpp"
+#include "sandbox/sandbox.hpp"
+
+namespace batch {
+namespace {
+
+namespace fs = std::filesystem;
+using harness::CheckRecord;
+using harness::Verdict;
+
+constexpr int kExitOk = 0;
+constexpr int kExitSomeNotGraded = 1;
+constexpr int kExitCannotStart = 2;
+constexpr int kExitInterrupted = 130;
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int) { g_interrupted = true; }
+
+void write_text(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  auto temporary = file;
+  temporary += ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", temporary.string()));
+  }
+  fs::rename(temporary, file);
+}
+
+std::uint64_t secret_seed() {
+  std::random_device device;
+  return (static_cast<std::uint64_t>(device()) << 16 ^ device()) % 1000000000ULL;
+}
+
+// Everything the workers share.
+struct Batch {
+  const BatchOptions& options;
+  Kit kit;
+  fs::path state;  // out/.labgrade
+  sandbox::Policy base_policy;
+  std::uint64_t seed = 0;
+  Attestation attestation;
+  std::unique_ptr<ResultCache> cache;
+  std::unique_ptr<GpuPool> gpus;
+  std::unique_ptr<std::counting_semaphore<1024>> builds;
+};
+
+std::vector<std::string> checks_of_kind(const harness::LabSpec& spec, bool speed) {
+  std::vector<std::string> ids;
+  for (const auto& check : spec.checks) {
+    if ((check.kind == "speed") == speed) ids.push_back(check.id);
+  }
+  return ids;
+}
+
+// Builds and runs one kernel; no verification (the reference run uses it as is).
+GradedOutcome build_and_run(Batch& batch, const std::string& slug, const std::string& kernel_text) {
+  GradedOutcome outcome;
+  const fs::path scratch = batch.state / "work" / slug;
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  fs::create_directories(scratch);
+  write_text(scratch / "kernel.cu", kernel_text);
+
+  BuildResult build;
+  {
+    batch.builds->acquire();
+    build = build_submission(batch.kit, scratch, batch.base_policy, batch.options.build_seconds);
+    batch.builds->release();
+  }
+  if (!build.ok) {
+    outcome.status = build.status;
+    outcome.message = build.status == "compile error"
+                          ? "kernel.cu does not compile (the compiler's messages are in the report)"
+                          : build.status;
+    outcome.build_output = build.output;
+    fs::remove_all(scratch, ignored);
+    return outcome;
+  }
+
+  RunRequest request;
+  request.program = sandbox_program(batch.kit, submission_policy(batch.kit, scratch, batch.base_policy));
+  request.seed = batch.seed;
+  request.max_check_seconds = batch.options.max_check_seconds;
+  request.policy = submission_policy(batch.kit, scratch, batch.base_policy);
+  request.policy.gpu = true;
+  request.interrupted = &g_interrupted;
+
+  std::vector<std::string> problems;
+  const auto run_phase = [&](bool speed) {
+    request.checks = checks_of_kind(batch.kit.spec, speed);
+    if (request.checks.empty()) return;
+    auto [device, gate] = batch.gpus->least_busy();
+    request.gpu = device;
+    RunOutcome ran;
+    if (speed) {
+      ExclusiveUse alone(*gate);
+      ran = run_checks(batch.kit, request);
+    } else {
+      SharedUse shared(*gate);
+      ran = run_checks(batch.kit, request);
+    }
+    for (auto& record : ran.records) outcome.records.push_back(std::move(record));
+    problems.insert(problems.end(), ran.problems.begin(), ran.problems.end());
+  };
+  run_phase(false);
+  if (!g_interrupted) run_phase(true);
+  fs::remove_all(scratch, ignored);
+  if (g_interrupted) {
+    outcome.status = "interrupted";
+    outcome.message = "the batch was interrupted before this submission finished";
+    return outcome;
+  }
+  outcome.status = "graded";
+  for (const auto& problem : problems) {
+    outcome.message += (outcome.message.empty() ? "" : "; ") + problem;
+  }
+  return outcome;
+}
+
+// The statuses the gradebook shows for a submission intake refused.
+std::string intake_status(const std::string& problem) {
+  if (problem.find("no kernel") != std::string::npos) return "no kernel file";
+  if (problem.find("not a text") != std::string::npos) return "not a text file";
+  if (problem.find("archive") != std::string::npos) return "bad archive";
+  return "kernel refused";  // a symbolic link, empty, too large
+}
+
+GradedOutcome grade_submission(Batch& batch, const intake::Submission& submission) {
+  if (!submission.accepted()) {
+    GradedOutcome outcome;
+    outcome.status = intake_status(submission.problem);
+    outcome.message = submission.problem.empty() ? "no kernel file" : submission.problem;
+    return outcome;
+  }
+  if (auto cached = batch.cache->find(submission.slug, submission.kernel_text)) return *cached;
+
+  auto outcome = build_and_run(batch, submission.slug, submission.kernel_text);
+  if (outcome.status == "graded" && !batch.attestation.empty()) {
+    const auto verification = verify_records(batch.attestation, outcome.records);
+    if (!verification.problems.empty()) {
+      reject_records(outcome.records,
+                     "results rejected: the program's records do not match the grader's own "
+                     "check of the outputs (" +
+                         verification.problems.front() + ")");
+      outcome.status = "results rejected";
+      outcome.message = verification.problems.front();
+    }
+  }
+  if (outcome.status != "interrupted") {
+    batch.cache->store(submission.slug, submission.kernel_text, outcome);
+  }
+  return outcome;
+}
+
+// The instructor's solution, built and run like a submission: it must pass, or the kit or the
+// GPU is broken; its exact outputs' digests are what every passing record must carry.
+bool run_reference(Batch& batch) {
+  if (!batch.options.verify_with_reference) return true;
+  if (batch.kit.reference_kernel.empty() || !fs::exists(batch.kit.reference_kernel)) {
+    std::fprintf(stderr,
+                 "warning: no reference solution in the kit: outputs are not verified by the "
+                 "grader, only the records the programs send\n");
+    return true;
+  }
+  std::ifstream in(batch.kit.reference_kernel, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::fprintf(stderr, "grading the reference solution %s first...\n",
+               batch.kit.reference_kernel.c_str());
+  const auto outcome = build_and_run(batch, ".reference", text);
+  if (outcome.status != "graded") {
+    std::fprintf(stderr, "error: the reference solution did not build or run (%s):\n%s\n",
+                 outcome.status.c_str(), outcome.build_output.c_str());
+    return false;
+  }
+  bool usable = true;
+  int skipped = 0;
+  for (const auto& record : outcome.records) {
+    if (record.verdict == Verdict::skipped) {
+      ++skipped;
+    } else if (record.verdict != Verdict::pass && record.kind != "speed") {
+      std::fprintf(stderr, "error: the reference solution fails %s: %s\n", record.check.c_str(),
+                   record.reason.c_str());
+      usable = false;
+    } else if (record.verdict != Verdict::pass) {
+      std::fprintf(stderr, "warning: the reference solution's %s: %s: %s\n", record.check.c_str(),
+                   std::string(harness::verdict_words(record.verdict)).c_str(),
+                   record.reason.c_str());
+    }
+  }
+  if (skipped > 0) {
+    std::fprintf(stderr,
+                 "warning: %d check(s) were skipped for the reference solution (%s): no usable "
+                 "GPU, so every submission's checks will be skipped too\n",
+                 skipped, outcome.records.front().reason.c_str());
+  }
+  batch.attestation = attestation_of(outcome.records);
+  std::fprintf(stderr, "reference solution: %zu exact outputs to check submissions against\n",
+               batch.attestation.size());
+  return usable;
+}
+
+exports::StudentOutcome write_student(const Batch& batch, const intake::Submission& submission,
+                                      GradedOutcome outcome) {
+  const fs::path dir = batch.options.out / "students" / submission.slug;
+  std::error_code ignored;
+  fs::remove_all(dir / "results", ignored);
+  for (const auto& record : outcome.records) harness::write_record(dir / "results", record);
+  if (!outcome.build_output.empty()) write_text(dir / "build.log", outcome.build_output);
+
+  exports::StudentOutcome student;
+  student.student = submission.student;
+  student.status = outcome.status;
+  student.message = outcome.message;
+  if (outcome.status == "graded" || outcome.status == "results rejected") {
+    student.grade = harness::grade_lab(batch.kit.spec, outcome.records);
+  }
+  reports::ReportContext context;
+  context.generated_at = harness::utc_timestamp();
+  context.student = submission.student;
+  context.handout = batch.kit.handout.string();
+  context.kernel_source = submission.kernel
+                              ? fmt::format("{} (submitted by {})",
+                                            submission.kernel->filename().string(), submission.student)
+                              : std::string("none");
+  if (!student.grade) {
+    context.submission_problem = outcome.status + ": " + outcome.message;
+    context.submission_output = outcome.build_output;
+  }
+  const auto grade = student.grade ? *student.grade : harness::grade_lab(batch.kit.spec, {});
+  write_text(dir / "report.html", reports::render_lab_report(grade, context));
+  write_text(dir / "results.json",
+             exports::gradescope_results(batch.kit.spec, student).dump(2, ' ', false,
+                                                                       nlohmann::json::error_handler_t::replace));
+  student.report_path = "students/" + submission.slug + "/report.html";
+  return student;
+}
+
+void write_class(const Batch& batch, const std::vector<exports::StudentOutcome>& students) {
+  const auto& out = batch.options.out;
+  write_text(out / "gradebook.html",
+             exports::gradebook_html(batch.kit.spec, students, harness::utc_timestamp()));
+  write_text(out / "gradebook.csv", exports::gradebook_csv(batch.kit.spec, students));
+  write_text(out / "junit.xml", exports::junit_xml(batch.kit.spec, students));
+}
+
+bool inside(const fs::path& path, const fs::path& folder) {
+  const auto relative = fs::weakly_canonical(path).lexically_relative(fs::weakly_canonical(folder));
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+}  // namespace
+
+int run_batch(const BatchOptions& options) {
+  Batch batch{options, {}, {}, {}, 0, {}, {}, {}, {}};
+  try {
+    batch.kit = load_kit(options.kit_dir);
+  } catch (const KitError& error) {
+    std::fprintf(stderr, "labgrade batch: %s\n", error.what());
+    return kExitCannotStart;
+  }
+  if (!fs::is_directory(options.submissions)) {
+    std::fprintf(stderr, "labgrade batch: %s is not a folder of submissions\n",
+                 options.submissions.c_str());
+    return kExitCannotStart;
+  }
+  if (inside(options.out, options.submissions)) {
+    std::fprintf(stderr,
+                 "labgrade batch: the output folder %s is inside the submissions folder: choose "
+                 "another, or it would be graded as a student\n",
+                 options.out.c_str());
+    return kExitCannotStart;
+  }
+
+  const auto capabilities = sandbox::probe();
+  if (!options.unsandboxed && !capabilities.bubblewrap) {
+    std::fprintf(stderr,
+                 "labgrade batch: bubblewrap is not available (%s), and student code must not "
+                 "run outside a sandbox.\nInstall it (sudo apt-get install bubblewrap), or, only "
+                 "if every submission is trusted, pass --unsandboxed.\n",
+                 capabilities.why_not.c_str());
+    return kExitCannotStart;
+  }
+  std::fprintf(stderr, "%s: sandbox %s; memory %s; processes %s\n", batch.kit.lab.c_str(),
+               options.unsandboxed ? "OFF (--unsandboxed)" : "bubblewrap",
+               capabilities.memory_cap.c_str(), capabilities.process_cap.c_str());
+
+  batch.state = options.out / ".labgrade";
+  fs::create_directories(batch.state);
+  batch.base_policy.isolate = !options.unsandboxed;
+  batch.base_policy.memory_bytes = options.memory_bytes;
+  batch.base_policy.max_processes = options.max_processes;
+  batch.seed = secret_seed();
+  batch.cache = std::make_unique<ResultCache>(
+      batch.state / "cache", grader_fingerprint(batch.kit, options.labgrade_executable));
+  const int jobs = options.jobs > 0 ? options.jobs
+                                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  batch.builds = std::make_unique<std::counting_semaphore<1024>>(std::min(jobs, 1024));
+  batch.gpus = std::make_unique<GpuPool>(options.gpus, options.shared_runs_per_gpu);
+
+  std::vector<intake::Submission> submissions;
+  try {
+    submissions = intake::collect(options.submissions, {batch.kit.lab, batch.kit.folder},
+                                  batch.state / "unpacked");
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labgrade batch: %s\n", error.what());
+    return kExitCannotStart;
+  }
+  if (submissions.empty()) {
+    std::fprintf(stderr, "labgrade batch: no submissions in %s (expected one folder, archive or "
+                         ".cu file per student)\n", options.submissions.c_str());
+    write_class(batch, {});
+    return kExitSomeNotGraded;
+  }
+
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+
+  if (!run_reference(batch)) {
+    std::fprintf(stderr, "labgrade batch: stopped: the kit or the GPU is not fit to grade with\n");
+    return kExitCannotStart;
+  }
+
+  std::fprintf(stderr, "grading %zu submissions with %d build jobs on %zu GPU(s)\n",
+               submissions.size(), jobs, batch.gpus->size());
+  std::vector<std::optional<GradedOutcome>> outcomes(submissions.size());
+  std::atomic<std::size_t> next{0};
+  Progress progress(static_cast<int>(submissions.size()));
+  const auto worker = [&] {
+    while (!g_interrupted) {
+      const std::size_t i = next++;
+      if (i >= submissions.size()) return;
+      progress.started();
+      GradedOutcome outcome;
+      bool cached = false;
+      try {
+        if (submissions[i].accepted()) {
+          cached = batch.cache->find(submissions[i].slug, submissions[i].kernel_text).has_value();
+        }
+        outcome = grade_submission(batch, submissions[i]);
+      } catch (const std::exception& error) {
+        outcome.status = "grader error";
+        outcome.message = error.what();
+      }
+      const bool failed = outcome.status != "graded";
+      outcomes[i] = std::move(outcome);
+      progress.finished(failed, cached);
+    }
+  };
+  const int workers = jobs + static_cast<int>(batch.gpus->size()) * options.shared_runs_per_gpu;
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) threads.emplace_back(worker);
+  for (auto& thread : threads) thread.join();
+  progress.stop();
+
+  std::vector<exports::StudentOutcome> students;
+  int not_graded = 0;
+  for (std::size_t i = 0; i < submissions.size(); ++i) {
+    GradedOutcome outcome;
+    if (outcomes[i]) {
+      outcome = std::move(*outcomes[i]);
+    } else {
+      outcome.status = "interrupted";
+      outcome.message = "not graded yet: the batch was interrupted; run it again to resume";
+    }
+    if (outcome.status != "graded") ++not_graded;
+    try {
+      students.push_back(write_student(batch, submissions[i], std::move(outcome)));
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "labgrade batch: %s: %s\n", submissions[i].student.c_str(), error.what());
+    }
+  }
+  write_class(batch, students);
+  std::fprintf(stderr, "gradebook: %s\n", (options.out / "gradebook.html").c_str());
+  if (g_interrupted) {
+    std::fprintf(stderr,
+                 "interrupted: finished submissions are kept; run the same command again to "
+                 "grade the rest\n");
+    return kExitInterrupted;
+  }
+  return not_graded > 0 ? kExitSomeNotGraded : kExitOk;
+}
+
+}  // namespace batch

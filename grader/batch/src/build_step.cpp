@@ -1,0 +1,78 @@
+#include "batch/build_step.hpp"
+
+#include <fmt/format.h>
+
+namespace batch {
+namespace {
+
+// "/submission/kernel.cu(12): error" reads better as "kernel.cu(12): error".
+std::string without_sandbox_paths(std::string text, const std::filesystem::path& workdir) {
+  const std::string prefix = workdir.string() + "/";
+  for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) {
+    text.erase(at, prefix.size());
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string sandbox_program(const Kit& kit, const sandbox::Policy& policy) {
+  return (policy.workdir / kit.lab).string();
+}
+
+sandbox::Policy submission_policy(const Kit& kit, const std::filesystem::path& scratch,
+                                  const sandbox::Policy& base) {
+  sandbox::Policy policy = base;
+  // Without the sandbox (only on the instructor's explicit request) paths are the host's.
+  const std::filesystem::path inside =
+      policy.isolate ? std::filesystem::path(kSandboxSubmission) : std::filesystem::absolute(scratch);
+  policy.binds.push_back({std::filesystem::absolute(scratch), inside, true});
+  for (const auto& path : kit.read_only) policy.binds.push_back({path, path, false});
+  policy.workdir = inside;
+  return policy;
+}
+
+BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratch,
+                             const sandbox::Policy& base_policy, double time_limit_s) {
+  BuildResult build;
+  auto policy = submission_policy(kit, scratch, base_policy);
+  policy.gpu = false;
+  policy.time_limit_s = time_limit_s;
+  const std::string source = (policy.workdir / "kernel.cu").string();
+  const std::string object = (policy.workdir / "kernel.o").string();
+
+  std::vector<std::string> compile{kit.nvcc, "-c", source, "-o", object};
+  compile.insert(compile.end(), kit.compile_flags.begin(), kit.compile_flags.end());
+  const auto compiled = sandbox::run(policy, compile);
+  build.seconds += compiled.seconds;
+  build.output = without_sandbox_paths(compiled.output, policy.workdir);
+  if (compiled.timed_out || compiled.stopped) {
+    build.status = "build timed out";
+    build.output += fmt::format("\nthe compiler did not finish within {:.0f} s", time_limit_s);
+    return build;
+  }
+  if (compiled.failed_to_start || compiled.exit_code != 0) {
+    build.status = "compile error";
+    if (compiled.signal || compiled.out_of_memory) {
+      build.output += "\nthe compiler " + sandbox::describe(compiled);
+    }
+    return build;
+  }
+
+  std::vector<std::string> link{kit.cxx, object, "-o", sandbox_program(kit, policy)};
+  link.insert(link.end(), kit.link_flags.begin(), kit.link_flags.end());
+  const auto linked = sandbox::run(policy, link);
+  build.seconds += linked.seconds;
+  build.output += without_sandbox_paths(linked.output, policy.workdir);
+  if (linked.timed_out || linked.stopped || linked.failed_to_start || linked.exit_code != 0) {
+    build.status = "link error";
+    build.output +=
+        "\nThe kernel compiled but did not link with the lab's checks: does kernel.cu define "
+        "the functions of the lab's header with exactly those signatures?";
+    return build;
+  }
+  build.ok = true;
+  return build;
+}
+
+}  // namespace batch

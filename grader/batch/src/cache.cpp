@@ -1,0 +1,66 @@
+#include "batch/cache.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace batch {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+}  // namespace
+
+ResultCache::ResultCache(fs::path dir, std::string grader)
+    : dir_(std::move(dir)), grader_(std::move(grader)) {
+  fs::create_directories(dir_);
+}
+
+std::optional<GradedOutcome> ResultCache::find(const std::string& slug,
+                                               const std::string& kernel_text) const {
+  std::ifstream in(dir_ / (slug + ".json"), std::ios::binary);
+  if (!in) return std::nullopt;
+  try {
+    const json entry = json::parse(in);
+    if (entry.at("grader").get<std::string>() != grader_) return std::nullopt;
+    if (entry.at("kernel").get<std::string>() != kernel_text) return std::nullopt;
+    GradedOutcome outcome;
+    outcome.status = entry.at("status").get<std::string>();
+    outcome.message = entry.at("message").get<std::string>();
+    outcome.build_output = entry.at("build_output").get<std::string>();
+    for (const auto& record : entry.at("records")) {
+      harness::CheckRecord parsed;
+      harness::from_json(record, parsed);
+      outcome.records.push_back(std::move(parsed));
+    }
+    return outcome;
+  } catch (const std::exception&) {
+    return std::nullopt;  // a damaged entry is graded again
+  }
+}
+
+void ResultCache::store(const std::string& slug, const std::string& kernel_text,
+                        const GradedOutcome& outcome) const {
+  json entry{{"grader", grader_},         {"kernel", kernel_text},
+             {"status", outcome.status},  {"message", outcome.message},
+             {"build_output", outcome.build_output}, {"records", json::array()}};
+  for (const auto& record : outcome.records) {
+    json one;
+    harness::to_json(one, record);
+    entry["records"].push_back(std::move(one));
+  }
+  const auto file = dir_ / (slug + ".json");
+  auto temporary = file;
+  temporary += ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    // Invalid UTF-8 in student text must not stop the cache: replace it.
+    out << entry.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!out.flush()) return;  // the result is still reported; only resuming loses it
+  }
+  fs::rename(temporary, file);
+}
+
+}  // namespace batch

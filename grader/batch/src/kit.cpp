@@ -1,0 +1,86 @@
+#include "batch/kit.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "batch/digest.hpp"
+
+namespace batch {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string read_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw KitError(fmt::format("cannot read {}", file.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Kit load_kit(const fs::path& dir) {
+  const auto file = dir / "kit.json";
+  if (!fs::exists(file)) {
+    throw KitError(fmt::format(
+        "no grading kit at {}: build it first (cmake --build BUILD --target {}_kit, or "
+        "grading_kits for every lab)",
+        dir.string(), dir.filename().string()));
+  }
+  Kit kit;
+  kit.dir = dir;
+  try {
+    const json in = json::parse(read_file(file));
+    kit.lab = in.at("lab").get<std::string>();
+    kit.folder = in.at("folder").get<std::string>();
+    kit.spec_path = in.at("spec").get<std::string>();
+    kit.handout = in.at("handout").get<std::string>();
+    kit.reference_kernel = in.value("reference_kernel", std::string());
+    kit.nvcc = in.at("nvcc").get<std::string>();
+    kit.cxx = in.at("cxx").get<std::string>();
+    kit.compile_flags = in.at("compile").get<std::vector<std::string>>();
+    kit.link_flags = in.at("link").get<std::vector<std::string>>();
+    for (const auto& path : in.at("read_only").get<std::vector<std::string>>()) {
+      kit.read_only.emplace_back(path);
+    }
+  } catch (const json::exception& error) {
+    throw KitError(fmt::format("{} is malformed: {}", file.string(), error.what()));
+  }
+  for (const auto& library : {"libharness.a", "libharness_core.a"}) {
+    if (!fs::exists(dir / "lib" / library)) {
+      throw KitError(fmt::format("{} lacks lib/{}: rebuild it with the {}_kit target",
+                                 dir.string(), library, kit.lab));
+    }
+  }
+  try {
+    kit.spec = harness::load_spec(kit.spec_path);
+  } catch (const std::exception& error) {
+    throw KitError(fmt::format("the kit's lab spec does not load: {}", error.what()));
+  }
+  if (kit.spec.lab != kit.lab) {
+    throw KitError(fmt::format("{} is for {}, but its spec says {}", file.string(), kit.lab,
+                               kit.spec.lab));
+  }
+  return kit;
+}
+
+std::string grader_fingerprint(const Kit& kit, const fs::path& labgrade_executable) {
+  Digest digest;
+  digest.add(read_file(kit.dir / "kit.json"));
+  for (const auto& entry : fs::recursive_directory_iterator(kit.dir)) {
+    if (entry.is_regular_file()) {
+      digest.add(entry.path().lexically_relative(kit.dir).string());
+      digest.add(read_file(entry.path()));
+    }
+  }
+  std::error_code ignored;
+  if (fs::exists(labgrade_executable, ignored)) digest.add(read_file(labgrade_executable));
+  return digest.hex();
+}
+
+}  // namespace batch

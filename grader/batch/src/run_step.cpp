@@ -1,0 +1,269 @@
+#include "batch/run_step.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "harness/grader_channel.hpp"
+
+namespace batch {
+namespace {
+
+using harness::CheckRecord;
+using harness::Verdict;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kExitPass = 0;
+constexpr int kExitFail = 1;
+constexpr int kExitSetup = 2;
+constexpr int kExitNoGpu = 77;
+constexpr double kDefaultCheckSeconds = 120;
+constexpr double kStartupSeconds = 30;  // process start, CUDA context, cuBLAS load
+
+double check_seconds(const harness::LabSpec& spec, const std::string& id, double override_s) {
+  if (override_s > 0) return override_s;
+  const auto* check = spec.find(id);
+  if (!check) return kDefaultCheckSeconds;
+  const auto it = check->params.find("timeout_s");
+  return it != check->params.end() && it->is_number() && it->get<double>() > 0
+             ? it->get<double>()
+             : kDefaultCheckSeconds;
+}
+
+// The last `count` lines of the output (all of it when shorter).
+std::string last_lines(const std::string& output, int count) {
+  std::size_t at = output.size();
+  // A final newline ends the last line; it does not start an empty one.
+  if (at > 0 && output[at - 1] == '\n') --at;
+  for (int n = 0; n < count; ++n) {
+    if (at == 0) return output;
+    at = output.rfind('\n', at - 1);
+    if (at == std::string::npos) return output;
+  }
+  return output.substr(at + 1);
+}
+
+// What one process run told the grader, gathered while it runs.
+struct Observed {
+  std::mutex mutex;
+  std::map<std::string, CheckRecord> records;
+  std::optional<std::string> running;  // started, no record yet
+  Clock::time_point running_since;
+  int foreign_lines = 0;  // lines without the nonce, or malformed
+  int duplicate_records = 0;
+};
+
+std::string describe_end(const sandbox::Result& result) { return sandbox::describe(result); }
+
+}  // namespace
+
+std::string fresh_nonce() {
+  std::random_device device;
+  return fmt::format("{:08x}{:08x}{:08x}{:08x}", device(), device(), device(), device());
+}
+
+CheckRecord grader_record(const harness::LabSpec& spec, const std::string& check, Verdict verdict,
+                          std::string reason) {
+  CheckRecord record;
+  record.lab = spec.lab;
+  record.check = check;
+  if (const auto* found = spec.find(check)) {
+    record.kind = found->kind;
+    record.title = found->title;
+  }
+  record.verdict = verdict;
+  record.reason = std::move(reason);
+  record.started_at = harness::utc_timestamp();
+  return record;
+}
+
+RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
+  RunOutcome outcome;
+  std::map<std::string, CheckRecord> decided;
+  std::vector<std::string> remaining = request.checks;
+
+  while (!remaining.empty()) {
+    if (request.interrupted && request.interrupted->load()) {
+      outcome.interrupted = true;
+      break;
+    }
+    ++outcome.processes;
+    const std::string nonce = fresh_nonce();
+    Observed observed;
+    std::string filter;
+    double budget = kStartupSeconds;
+    for (const auto& id : remaining) {
+      filter += (filter.empty() ? "" : ":") + id;
+      budget += check_seconds(kit.spec, id, request.max_check_seconds);
+    }
+
+    sandbox::Policy policy = request.policy;
+    policy.time_limit_s = budget;
+    policy.env.emplace_back(harness::kGraderChannelVariable, "3,4");
+    policy.env.emplace_back("CUDA_VISIBLE_DEVICES", std::to_string(request.gpu));
+
+    sandbox::Channel channel;
+    channel.input = harness::encode_grader_message({nonce, request.seed});
+    channel.on_line = [&](std::string_view text) {
+      std::lock_guard lock(observed.mutex);
+      harness::ChannelLine line;
+      try {
+        line = harness::decode_channel_line(text);
+      } catch (const harness::ChannelError&) {
+        ++observed.foreign_lines;
+        return;
+      }
+      if (line.nonce != nonce) {
+        ++observed.foreign_lines;
+        return;
+      }
+      if (!line.started.empty()) {
+        observed.running = line.started;
+        observed.running_since = Clock::now();
+      }
+      if (line.record) {
+        const auto id = line.record->check;
+        if (std::find(remaining.begin(), remaining.end(), id) == remaining.end() ||
+            observed.records.count(id)) {
+          ++observed.duplicate_records;
+          return;
+        }
+        observed.records[id] = std::move(*line.record);
+        if (observed.running == id) observed.running.reset();
+      }
+    };
+    std::string stop_check;  // the check that ran past its limit
+    channel.should_stop = [&]() -> std::optional<std::string> {
+      if (request.interrupted && request.interrupted->load()) return std::string("interrupted");
+      std::lock_guard lock(observed.mutex);
+      if (!observed.running) return std::nullopt;
+      const double limit = check_seconds(kit.spec, *observed.running, request.max_check_seconds);
+      const std::chrono::duration<double> ran = Clock::now() - observed.running_since;
+      if (ran.count() <= limit) return std::nullopt;
+      stop_check = *observed.running;
+      return fmt::format("{} ran past its {:.0f} s limit", stop_check, limit);
+    };
+
+    std::vector<std::string> argv{request.program, "--spec", kit.spec_path.string(),
+                                  "--gtest_filter=" + filter};
+    const auto result = sandbox::run(policy, argv, channel);
+    if (result.stopped && result.stop_reason == "interrupted") {
+      outcome.interrupted = true;
+      break;
+    }
+
+    std::lock_guard lock(observed.mutex);
+    if (observed.foreign_lines > 0) {
+      outcome.problems.push_back(fmt::format(
+          "{} line(s) on the results channel did not come from the harness (wrong nonce or "
+          "malformed); they were ignored",
+          observed.foreign_lines));
+    }
+    if (observed.duplicate_records > 0) {
+      outcome.problems.push_back(
+          fmt::format("{} duplicate or unexpected record(s) were ignored", observed.duplicate_records));
+    }
+    const bool ended_normally = !result.timed_out && !result.stopped && !result.signal &&
+                                !result.failed_to_start && !result.out_of_memory;
+    const auto how = describe_end(result);
+    const auto tail = last_lines(result.output, 15);
+
+    if (ended_normally && result.exit_code == kExitNoGpu) {
+      for (const auto& id : remaining) {
+        decided[id] = observed.records.count(id)
+                          ? observed.records[id]
+                          : grader_record(kit.spec, id, Verdict::skipped,
+                                          "no usable GPU in the sandbox");
+      }
+      remaining.clear();
+      break;
+    }
+    if (ended_normally && result.exit_code == kExitSetup && observed.records.empty()) {
+      for (const auto& id : remaining) {
+        auto record = grader_record(
+            kit.spec, id, Verdict::error,
+            fmt::format("the lab program could not start its checks ({})", how));
+        if (!tail.empty()) record.notes.push_back("last output: " + tail);
+        decided[id] = std::move(record);
+      }
+      remaining.clear();
+      break;
+    }
+
+    // A normal end must agree with the records: exit 0 exactly when nothing failed.
+    if (ended_normally && (result.exit_code == kExitPass || result.exit_code == kExitFail) &&
+        observed.records.size() == remaining.size()) {
+      const bool all_passed =
+          std::all_of(observed.records.begin(), observed.records.end(), [](const auto& entry) {
+            return entry.second.verdict == Verdict::pass ||
+                   entry.second.verdict == Verdict::skipped;
+          });
+      if (all_passed != (result.exit_code == kExitPass)) {
+        for (auto& [id, record] : observed.records) {
+          record.verdict = Verdict::error;
+          record.fraction = 0;
+          record.reason = fmt::format(
+              "the results say {} but the program ended with {}: neither is believed",
+              all_passed ? "every check passed" : "a check did not pass", how);
+        }
+      }
+      for (auto& [id, record] : observed.records) decided[id] = std::move(record);
+      remaining.clear();
+      break;
+    }
+
+    // Something ended the program early: keep what it recorded, charge the running check, and
+    // run the rest again.
+    bool progress = false;
+    for (auto& [id, record] : observed.records) {
+      decided[id] = std::move(record);
+      progress = true;
+    }
+    const std::string culprit = !stop_check.empty() ? stop_check : observed.running.value_or("");
+    if (!culprit.empty() && !decided.count(culprit)) {
+      std::string reason;
+      if (result.stopped) {
+        reason = fmt::format("stopped: {} (an endless loop, or a grid far too large?)",
+                             result.stop_reason);
+      } else if (result.timed_out) {
+        reason = fmt::format("the program {} during this check", how);
+      } else if (result.signal) {
+        reason = fmt::format(
+            "the program crashed during this check ({}): does the launcher use a device pointer "
+            "on the host, or overrun a host array?",
+            how);
+      } else {
+        reason = fmt::format("the program ended during this check ({}) without a result", how);
+      }
+      auto record = grader_record(kit.spec, culprit, Verdict::fail, std::move(reason));
+      if (!tail.empty()) record.notes.push_back("last output: " + tail);
+      decided[culprit] = std::move(record);
+      progress = true;
+    }
+    std::erase_if(remaining, [&](const std::string& id) { return decided.count(id) > 0; });
+    if (!progress) {
+      for (const auto& id : remaining) {
+        auto record = grader_record(
+            kit.spec, id, Verdict::fail,
+            fmt::format("the program ended ({}) before this check ran", how));
+        if (!tail.empty()) record.notes.push_back("last output: " + tail);
+        decided[id] = std::move(record);
+      }
+      remaining.clear();
+    }
+  }
+  for (const auto& id : request.checks) {
+    if (auto it = decided.find(id); it != decided.end()) {
+      outcome.records.push_back(std::move(it->second));
+    }
+  }
+  return outcome;
+}
+
+}  // namespace batch

@@ -1,0 +1,79 @@
+// A stand-in for a lab program, for testing how labgrade batch judges what a program does. It
+// speaks the grader channel like the harness, then misbehaves as FAKE_SCENARIO says.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "harness/grader_channel.hpp"
+
+namespace {
+
+std::vector<std::string> selected_checks(int argc, char** argv) {
+  std::vector<std::string> checks;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const std::string flag = "--gtest_filter=";
+    if (arg.rfind(flag, 0) != 0) continue;
+    std::string rest = arg.substr(flag.size());
+    for (std::size_t at; (at = rest.find(':')) != std::string::npos; rest.erase(0, at + 1)) {
+      checks.push_back(rest.substr(0, at));
+    }
+    checks.push_back(rest);
+  }
+  return checks;
+}
+
+harness::CheckRecord record_for(const std::string& check, harness::Verdict verdict,
+                                const std::string& digest) {
+  harness::CheckRecord record;
+  record.lab = "lab0";
+  record.check = check;
+  record.kind = check.find("Speed") != std::string::npos ? "speed" : "correctness";
+  record.verdict = verdict;
+  record.fraction = verdict == harness::Verdict::pass ? 1 : 0;
+  harness::CaseResult one;
+  one.name = "integers 64";
+  one.verdict = verdict;
+  one.output_digest = digest;
+  record.cases.push_back(one);
+  return record;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* env = std::getenv("FAKE_SCENARIO");
+  const std::string scenario = env ? env : "honest";
+  if (scenario == "exit_zero_early") return 0;  // like exit(0) from a static initializer
+  if (scenario == "prints_passed") {
+    std::printf("[  PASSED  ] 3 tests.\n[  SKIPPED ] 0 tests\n");
+    return 0;
+  }
+  if (scenario == "no_gpu") return 77;
+  const auto channel = harness::GraderChannel::open_from_environment();
+  if (!channel) return 2;
+  const auto checks = selected_checks(argc, argv);
+  bool failed = false;
+  for (const auto& check : checks) {
+    channel->send_started(check);
+    if (scenario == "crash_second" && check == "Lab.Second") std::raise(SIGSEGV);
+    if (scenario == "hang_first" && check == "Lab.First") pause();
+    if (scenario == "exit_in_second" && check == "Lab.Second") std::exit(0);
+    if (scenario == "forge_nonce") {
+      // Records stamped with a made-up nonce, as a kernel that writes to the pipe itself would.
+      const auto line = harness::encode_record("guessed", record_for(check, harness::Verdict::pass, "right")) + "\n";
+      if (write(4, line.data(), line.size()) < 0) return 3;
+      continue;
+    }
+    const bool pass = scenario != "lie_exit";
+    failed = failed || !pass;
+    const std::string digest = scenario == "wrong_digest" ? "wrong" : "right";
+    channel->send_record(record_for(check, pass ? harness::Verdict::pass : harness::Verdict::fail, digest));
+  }
+  if (scenario == "lie_exit") return 0;  // says 0 although a check failed
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,152 @@
+// How labgrade batch judges a lab program from outside: exit status, signals, time-outs and the
+// nonce-stamped records on its private channel. The fake program (fake_lab.cpp) plays each kind
+// of misbehaviour. These run without bubblewrap (isolate = false): the sandbox has its own tests.
+#include "batch/run_step.hpp"
+
+#include <gtest/gtest.h>
+
+#include "batch/verify.hpp"
+
+namespace batch {
+namespace {
+
+using harness::Verdict;
+
+Kit fake_kit() {
+  Kit kit;
+  kit.lab = "lab0";
+  kit.spec_path = "unused-spec.json";
+  kit.spec = harness::parse_spec(nlohmann::json::parse(R"({
+    "lab": "lab0", "title": "Fake",
+    "checks": [
+      {"id": "Lab.First", "kind": "correctness", "title": "first", "points": 1, "timeout_s": 2},
+      {"id": "Lab.Second", "kind": "correctness", "title": "second", "points": 1, "timeout_s": 2},
+      {"id": "Lab.Third", "kind": "correctness", "title": "third", "points": 1, "timeout_s": 2}
+    ]})"),
+                                 "fake-spec.json");
+  return kit;
+}
+
+RunOutcome run_scenario(const std::string& scenario) {
+  const auto kit = fake_kit();
+  RunRequest request;
+  request.program = FAKE_LAB_PATH;
+  request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
+  request.seed = 42;
+  request.policy.isolate = false;
+  request.policy.workdir = ".";
+  request.policy.env.emplace_back("FAKE_SCENARIO", scenario);
+  return run_checks(kit, request);
+}
+
+std::vector<Verdict> verdicts(const RunOutcome& outcome) {
+  std::vector<Verdict> all;
+  for (const auto& record : outcome.records) all.push_back(record.verdict);
+  return all;
+}
+
+TEST(RunChecks, AnHonestProgramsRecordsAreTaken) {
+  const auto outcome = run_scenario("honest");
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::pass, Verdict::pass}));
+  EXPECT_EQ(outcome.processes, 1);
+  EXPECT_TRUE(outcome.problems.empty());
+}
+
+TEST(RunChecks, ACrashIsChargedToTheRunningCheckAndTheRestRunAgain) {
+  const auto outcome = run_scenario("crash_second");
+  ASSERT_EQ(outcome.records.size(), 3u);
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::fail, Verdict::pass}));
+  EXPECT_NE(outcome.records[1].reason.find("crashed"), std::string::npos) << outcome.records[1].reason;
+  EXPECT_NE(outcome.records[1].reason.find("SIGSEGV"), std::string::npos) << outcome.records[1].reason;
+  EXPECT_EQ(outcome.processes, 2);
+}
+
+TEST(RunChecks, ACheckPastItsLimitIsStoppedAndTheRestRunAgain) {
+  const auto outcome = run_scenario("hang_first");
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::pass, Verdict::pass}));
+  EXPECT_NE(outcome.records[0].reason.find("past its 2 s limit"), std::string::npos)
+      << outcome.records[0].reason;
+}
+
+TEST(RunChecks, ExitingZeroBeforeAnyCheckEarnsNothing) {
+  for (const auto* scenario : {"exit_zero_early", "prints_passed"}) {
+    const auto outcome = run_scenario(scenario);
+    EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::fail, Verdict::fail}))
+        << scenario;
+    EXPECT_NE(outcome.records[0].reason.find("before this check ran"), std::string::npos)
+        << outcome.records[0].reason;
+  }
+}
+
+TEST(RunChecks, ExitingInsideACheckFailsThatCheckOnly) {
+  const auto outcome = run_scenario("exit_in_second");
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::fail, Verdict::pass}));
+  EXPECT_NE(outcome.records[1].reason.find("without a result"), std::string::npos)
+      << outcome.records[1].reason;
+}
+
+TEST(RunChecks, RecordsWithoutTheNonceAreIgnored) {
+  const auto outcome = run_scenario("forge_nonce");
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::fail, Verdict::fail}));
+  ASSERT_FALSE(outcome.problems.empty());
+  EXPECT_NE(outcome.problems[0].find("did not come from the harness"), std::string::npos);
+}
+
+TEST(RunChecks, AnExitStatusThatContradictsTheRecordsVoidsThem) {
+  const auto outcome = run_scenario("lie_exit");
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::error, Verdict::error, Verdict::error}));
+  EXPECT_NE(outcome.records[0].reason.find("neither is believed"), std::string::npos);
+}
+
+TEST(RunChecks, NoGpuMeansSkippedNotPassed) {
+  const auto outcome = run_scenario("no_gpu");
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::skipped, Verdict::skipped, Verdict::skipped}));
+}
+
+TEST(RunChecks, AProgramThatCannotStartIsAnError) {
+  const auto kit = fake_kit();
+  RunRequest request;
+  request.program = "/nonexistent/lab0";
+  request.checks = {"Lab.First"};
+  request.policy.isolate = false;
+  request.policy.workdir = ".";
+  const auto outcome = run_checks(kit, request);
+  ASSERT_EQ(outcome.records.size(), 1u);
+  EXPECT_NE(outcome.records[0].verdict, Verdict::pass);
+}
+
+// The digests a trusted run of the solution produced decide whether a claimed pass is believed.
+TEST(Verify, APassWithTheWrongDigestIsCaught) {
+  const auto honest = run_scenario("honest");
+  const auto attestation = attestation_of(honest.records);
+  EXPECT_EQ(attestation.size(), 3u);
+  EXPECT_TRUE(verify_records(attestation, honest.records).problems.empty());
+  EXPECT_EQ(verify_records(attestation, honest.records).verified, 3);
+  const auto forged = run_scenario("wrong_digest");
+  const auto verification = verify_records(attestation, forged.records);
+  EXPECT_EQ(verification.problems.size(), 3u);
+  EXPECT_NE(verification.problems[0].find("Lab.First"), std::string::npos);
+}
+
+TEST(Verify, FailingCasesAndInexactOutputsAreNotCompared) {
+  harness::CheckRecord reference;
+  reference.check = "Lab.First";
+  harness::CaseResult exact;
+  exact.name = "integers";
+  exact.output_digest = "abc";
+  harness::CaseResult reals;
+  reals.name = "reals";  // compared with a tolerance: no digest
+  reference.cases = {exact, reals};
+  const auto attestation = attestation_of({reference});
+  auto student = reference;
+  student.cases[0].verdict = Verdict::fail;
+  student.cases[0].output_digest = "other";
+  EXPECT_TRUE(verify_records(attestation, {student}).problems.empty());
+  std::vector<harness::CheckRecord> records{student};
+  reject_records(records, "why");
+  EXPECT_EQ(records[0].verdict, Verdict::error);
+  EXPECT_EQ(records[0].reason, "why");
+}
+
+}  // namespace
+}  // namespace batch

@@ -1,0 +1,68 @@
+#include "bwrap.hpp"
+
+#include <csignal>
+
+namespace sandbox {
+
+std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& policy,
+                                       const HostLayout& host,
+                                       const std::vector<std::string>& argv) {
+  std::vector<std::string> args{launch.bwrap};
+  const auto add = [&args](std::initializer_list<std::string> more) {
+    args.insert(args.end(), more.begin(), more.end());
+  };
+  if (launch.uid) {
+    // --unshare-all would make a user namespace in which uid 0 maps to root outside, and setpriv
+    // could not switch to our uid in it; root needs no user namespace to set up the mounts.
+    add({"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+         "--unshare-cgroup-try"});
+  } else {
+    add({"--unshare-all"});
+  }
+  // The sandbox dies with the grader; a new session keeps it off the grader's terminal.
+  add({"--die-with-parent", "--new-session"});
+  if (launch.status_fd >= 0) add({"--json-status-fd", std::to_string(launch.status_fd)});
+
+  for (const auto& dir : host.system) {
+    if (dir.symlink_target.empty()) {
+      add({"--ro-bind", dir.path, dir.path});
+    } else {
+      add({"--symlink", dir.symlink_target, dir.path});
+    }
+  }
+  for (const auto& entry : host.etc) add({"--ro-bind", entry, entry});
+  add({"--ro-bind", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev"});
+  // After --dev, which would hide them.
+  if (policy.gpu) {
+    for (const auto& node : host.gpu_nodes) add({"--dev-bind", node, node});
+  }
+  add({"--perms", "01777", "--size", std::to_string(policy.tmp_bytes), "--tmpfs", "/tmp"});
+  for (const auto& bind : policy.binds) {
+    add({bind.writable ? "--bind" : "--ro-bind", bind.host.string(), bind.inside.string()});
+  }
+  add({"--chdir", policy.workdir.empty() ? std::string("/") : policy.workdir.string()});
+
+  if (launch.uid) {
+    // Only what setpriv needs to switch uid and drop the rest; it leaves none of them.
+    add({"--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"});
+  }
+  add({"--"});
+  if (launch.uid) {
+    const std::string id = std::to_string(*launch.uid);
+    add({launch.setpriv, "--reuid=" + id, "--regid=" + id, "--clear-groups", "--inh-caps=-all",
+         "--bounding-set=-all", "--"});
+  }
+  args.insert(args.end(), argv.begin(), argv.end());
+  return args;
+}
+
+bool bwrap_started(std::string_view status_json) {
+  return status_json.find("\"child-pid\"") != std::string_view::npos;
+}
+
+ExitMeaning decode_bwrap_exit(int code) {
+  if (code > 128 && code < 128 + NSIG) return {-1, code - 128};
+  return {code, 0};
+}
+
+}  // namespace sandbox
