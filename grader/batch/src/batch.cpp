@@ -107,7 +107,8 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const std::st
   }
 
   RunRequest request;
-  request.program = sandbox_program(batch.kit, submission_policy(batch.kit, scratch, batch.base_policy));
+  request.program =
+      sandbox_program(batch.kit, submission_policy(batch.kit, scratch, batch.base_policy));
   request.seed = batch.seed;
   request.max_check_seconds = batch.options.max_check_seconds;
   request.policy = submission_policy(batch.kit, scratch, batch.base_policy);
@@ -132,7 +133,22 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const std::st
     problems.insert(problems.end(), ran.problems.begin(), ran.problems.end());
   };
   run_phase(false);
-  if (!g_interrupted) run_phase(true);
+  // A speed check only counts for a right product, so a kernel with no right case at all would
+  // spend its speed budget (minutes for a hang) to earn nothing: record that instead.
+  const bool any_case_right =
+      std::any_of(outcome.records.begin(), outcome.records.end(), [](const auto& record) {
+        return record.verdict == Verdict::pass || record.verdict == Verdict::skipped ||
+               record.fraction > 0;
+      });
+  if (!g_interrupted && any_case_right) {
+    run_phase(true);
+  } else if (!g_interrupted) {
+    for (const auto& id : checks_of_kind(batch.kit.spec, true)) {
+      outcome.records.push_back(grader_record(
+          batch.kit.spec, id, Verdict::fail,
+          "not run: no correctness case passed, and the speed of a wrong product earns nothing"));
+    }
+  }
   fs::remove_all(scratch, ignored);
   if (g_interrupted) {
     outcome.status = "interrupted";
@@ -247,10 +263,10 @@ exports::StudentOutcome write_student(const Batch& batch, const intake::Submissi
   context.generated_at = harness::utc_timestamp();
   context.student = submission.student;
   context.handout = batch.kit.handout.string();
-  context.kernel_source = submission.kernel
-                              ? fmt::format("{} (submitted by {})",
-                                            submission.kernel->filename().string(), submission.student)
-                              : std::string("none");
+  context.kernel_source =
+      submission.kernel ? fmt::format("{} (submitted by {})",
+                                      submission.kernel->filename().string(), submission.student)
+                        : std::string("none");
   if (!student.grade) {
     context.submission_problem = outcome.status + ": " + outcome.message;
     context.submission_output = outcome.build_output;
@@ -258,8 +274,8 @@ exports::StudentOutcome write_student(const Batch& batch, const intake::Submissi
   const auto grade = student.grade ? *student.grade : harness::grade_lab(batch.kit.spec, {});
   write_text(dir / "report.html", reports::render_lab_report(grade, context));
   write_text(dir / "results.json",
-             exports::gradescope_results(batch.kit.spec, student).dump(2, ' ', false,
-                                                                       nlohmann::json::error_handler_t::replace));
+             exports::gradescope_results(batch.kit.spec, student)
+                 .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   student.report_path = "students/" + submission.slug + "/report.html";
   return student;
 }
@@ -321,8 +337,9 @@ int run_batch(const BatchOptions& options) {
   batch.seed = secret_seed();
   batch.cache = std::make_unique<ResultCache>(
       batch.state / "cache", grader_fingerprint(batch.kit, options.labgrade_executable));
-  const int jobs = options.jobs > 0 ? options.jobs
-                                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int jobs = options.jobs > 0
+                       ? options.jobs
+                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   batch.builds = std::make_unique<std::counting_semaphore<1024>>(std::min(jobs, 1024));
   batch.gpus = std::make_unique<GpuPool>(options.gpus, options.shared_runs_per_gpu);
 
@@ -335,8 +352,10 @@ int run_batch(const BatchOptions& options) {
     return kExitCannotStart;
   }
   if (submissions.empty()) {
-    std::fprintf(stderr, "labgrade batch: no submissions in %s (expected one folder, archive or "
-                         ".cu file per student)\n", options.submissions.c_str());
+    std::fprintf(stderr,
+                 "labgrade batch: no submissions in %s (expected one folder, archive or "
+                 ".cu file per student)\n",
+                 options.submissions.c_str());
     write_class(batch, {});
     return kExitSomeNotGraded;
   }
@@ -397,7 +416,8 @@ int run_batch(const BatchOptions& options) {
     try {
       students.push_back(write_student(batch, submissions[i], std::move(outcome)));
     } catch (const std::exception& error) {
-      std::fprintf(stderr, "labgrade batch: %s: %s\n", submissions[i].student.c_str(), error.what());
+      std::fprintf(stderr, "labgrade batch: %s: %s\n", submissions[i].student.c_str(),
+                   error.what());
     }
   }
   write_class(batch, students);

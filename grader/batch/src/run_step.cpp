@@ -24,7 +24,6 @@ constexpr int kExitFail = 1;
 constexpr int kExitSetup = 2;
 constexpr int kExitNoGpu = 77;
 constexpr double kDefaultCheckSeconds = 120;
-constexpr double kStartupSeconds = 30;  // process start, CUDA context, cuBLAS load
 
 double check_seconds(const harness::LabSpec& spec, const std::string& id, double override_s) {
   if (override_s > 0) return override_s;
@@ -55,7 +54,8 @@ struct Observed {
   std::map<std::string, CheckRecord> records;
   std::optional<std::string> running;  // started, no record yet
   Clock::time_point running_since;
-  int foreign_lines = 0;  // lines without the nonce, or malformed
+  Clock::time_point last_news = Clock::now();  // process start, or the harness's last line
+  int foreign_lines = 0;                       // lines without the nonce, or malformed
   int duplicate_records = 0;
 };
 
@@ -97,7 +97,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
     const std::string nonce = fresh_nonce();
     Observed observed;
     std::string filter;
-    double budget = kStartupSeconds;
+    double budget = request.startup_seconds;
     for (const auto& id : remaining) {
       filter += (filter.empty() ? "" : ":") + id;
       budget += check_seconds(kit.spec, id, request.max_check_seconds);
@@ -123,6 +123,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
         ++observed.foreign_lines;
         return;
       }
+      observed.last_news = Clock::now();
       if (!line.started.empty()) {
         observed.running = line.started;
         observed.running_since = Clock::now();
@@ -142,7 +143,15 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
     channel.should_stop = [&]() -> std::optional<std::string> {
       if (request.interrupted && request.interrupted->load()) return std::string("interrupted");
       std::lock_guard lock(observed.mutex);
-      if (!observed.running) return std::nullopt;
+      if (!observed.running) {
+        // Between checks the harness only starts the next one; silence that long is a hang before
+        // main (a static initializer) or between checks, which need not wait for the whole budget.
+        const std::chrono::duration<double> quiet = Clock::now() - observed.last_news;
+        if (quiet.count() <= request.startup_seconds) return std::nullopt;
+        return fmt::format(
+            "no check started within {:.0f} s (a hang before main or between checks?)",
+            request.startup_seconds);
+      }
       const double limit = check_seconds(kit.spec, *observed.running, request.max_check_seconds);
       const std::chrono::duration<double> ran = Clock::now() - observed.running_since;
       if (ran.count() <= limit) return std::nullopt;
@@ -166,8 +175,8 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
           observed.foreign_lines));
     }
     if (observed.duplicate_records > 0) {
-      outcome.problems.push_back(
-          fmt::format("{} duplicate or unexpected record(s) were ignored", observed.duplicate_records));
+      outcome.problems.push_back(fmt::format("{} duplicate or unexpected record(s) were ignored",
+                                             observed.duplicate_records));
     }
     const bool ended_normally = !result.timed_out && !result.stopped && !result.signal &&
                                 !result.failed_to_start && !result.out_of_memory;
@@ -176,19 +185,18 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
 
     if (ended_normally && result.exit_code == kExitNoGpu) {
       for (const auto& id : remaining) {
-        decided[id] = observed.records.count(id)
-                          ? observed.records[id]
-                          : grader_record(kit.spec, id, Verdict::skipped,
-                                          "no usable GPU in the sandbox");
+        decided[id] = observed.records.count(id) ? observed.records[id]
+                                                 : grader_record(kit.spec, id, Verdict::skipped,
+                                                                 "no usable GPU in the sandbox");
       }
       remaining.clear();
       break;
     }
     if (ended_normally && result.exit_code == kExitSetup && observed.records.empty()) {
       for (const auto& id : remaining) {
-        auto record = grader_record(
-            kit.spec, id, Verdict::error,
-            fmt::format("the lab program could not start its checks ({})", how));
+        auto record =
+            grader_record(kit.spec, id, Verdict::error,
+                          fmt::format("the lab program could not start its checks ({})", how));
         if (!tail.empty()) record.notes.push_back("last output: " + tail);
         decided[id] = std::move(record);
       }
@@ -208,9 +216,9 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
         for (auto& [id, record] : observed.records) {
           record.verdict = Verdict::error;
           record.fraction = 0;
-          record.reason = fmt::format(
-              "the results say {} but the program ended with {}: neither is believed",
-              all_passed ? "every check passed" : "a check did not pass", how);
+          record.reason =
+              fmt::format("the results say {} but the program ended with {}: neither is believed",
+                          all_passed ? "every check passed" : "a check did not pass", how);
         }
       }
       for (auto& [id, record] : observed.records) decided[id] = std::move(record);
@@ -249,9 +257,9 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
     std::erase_if(remaining, [&](const std::string& id) { return decided.count(id) > 0; });
     if (!progress) {
       for (const auto& id : remaining) {
-        auto record = grader_record(
-            kit.spec, id, Verdict::fail,
-            fmt::format("the program ended ({}) before this check ran", how));
+        auto record =
+            grader_record(kit.spec, id, Verdict::fail,
+                          fmt::format("the program ended ({}) before this check ran", how));
         if (!tail.empty()) record.notes.push_back("last output: " + tail);
         decided[id] = std::move(record);
       }

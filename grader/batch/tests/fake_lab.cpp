@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (scenario == "no_gpu") return 77;
+  if (scenario == "hang_before_main") pause();  // like an endless static initializer
   const auto channel = harness::GraderChannel::open_from_environment();
   if (!channel) return 2;
   const auto checks = selected_checks(argc, argv);
@@ -65,14 +66,17 @@ int main(int argc, char** argv) {
     if (scenario == "exit_in_second" && check == "Lab.Second") std::exit(0);
     if (scenario == "forge_nonce") {
       // Records stamped with a made-up nonce, as a kernel that writes to the pipe itself would.
-      const auto line = harness::encode_record("guessed", record_for(check, harness::Verdict::pass, "right")) + "\n";
+      const auto line =
+          harness::encode_record("guessed", record_for(check, harness::Verdict::pass, "right")) +
+          "\n";
       if (write(4, line.data(), line.size()) < 0) return 3;
       continue;
     }
     const bool pass = scenario != "lie_exit";
     failed = failed || !pass;
     const std::string digest = scenario == "wrong_digest" ? "wrong" : "right";
-    channel->send_record(record_for(check, pass ? harness::Verdict::pass : harness::Verdict::fail, digest));
+    channel->send_record(
+        record_for(check, pass ? harness::Verdict::pass : harness::Verdict::fail, digest));
   }
   if (scenario == "lie_exit") return 0;  // says 0 although a check failed
   return failed ? 1 : 0;

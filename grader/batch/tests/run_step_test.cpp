@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "batch/verify.hpp"
 
 namespace batch {
@@ -27,12 +29,13 @@ Kit fake_kit() {
   return kit;
 }
 
-RunOutcome run_scenario(const std::string& scenario) {
+RunOutcome run_scenario(const std::string& scenario, double startup_seconds = 30) {
   const auto kit = fake_kit();
   RunRequest request;
   request.program = FAKE_LAB_PATH;
   request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
   request.seed = 42;
+  request.startup_seconds = startup_seconds;
   request.policy.isolate = false;
   request.policy.workdir = ".";
   request.policy.env.emplace_back("FAKE_SCENARIO", scenario);
@@ -56,8 +59,10 @@ TEST(RunChecks, ACrashIsChargedToTheRunningCheckAndTheRestRunAgain) {
   const auto outcome = run_scenario("crash_second");
   ASSERT_EQ(outcome.records.size(), 3u);
   EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::fail, Verdict::pass}));
-  EXPECT_NE(outcome.records[1].reason.find("crashed"), std::string::npos) << outcome.records[1].reason;
-  EXPECT_NE(outcome.records[1].reason.find("SIGSEGV"), std::string::npos) << outcome.records[1].reason;
+  EXPECT_NE(outcome.records[1].reason.find("crashed"), std::string::npos)
+      << outcome.records[1].reason;
+  EXPECT_NE(outcome.records[1].reason.find("SIGSEGV"), std::string::npos)
+      << outcome.records[1].reason;
   EXPECT_EQ(outcome.processes, 2);
 }
 
@@ -66,6 +71,18 @@ TEST(RunChecks, ACheckPastItsLimitIsStoppedAndTheRestRunAgain) {
   EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::pass, Verdict::pass}));
   EXPECT_NE(outcome.records[0].reason.find("past its 2 s limit"), std::string::npos)
       << outcome.records[0].reason;
+}
+
+TEST(RunChecks, AHangBeforeAnyCheckIsStoppedWithoutWaitingForTheWholeBudget) {
+  // The budget is 1 + 3 x 2 s; silence with no check running ends the process after 1 s.
+  const auto begin = std::chrono::steady_clock::now();
+  const auto outcome = run_scenario("hang_before_main", 1);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - begin;
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::fail, Verdict::fail}));
+  EXPECT_NE(outcome.records[0].reason.find("no check started within 1 s"), std::string::npos)
+      << outcome.records[0].reason;
+  EXPECT_EQ(outcome.processes, 1);
+  EXPECT_LT(took.count(), 5.0);
 }
 
 TEST(RunChecks, ExitingZeroBeforeAnyCheckEarnsNothing) {

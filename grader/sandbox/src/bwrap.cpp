@@ -1,8 +1,28 @@
 #include "bwrap.hpp"
 
+#include <algorithm>
 #include <csignal>
+#include <set>
 
 namespace sandbox {
+namespace {
+
+// Whether the path is (under) a system folder or /tmp that the sandbox already has: bubblewrap
+// cannot make folders in those read-only binds, and need not.
+bool host_provides(const HostLayout& host, const std::filesystem::path& path) {
+  const auto under = [&](const std::filesystem::path& root) {
+    const auto [end_root, end_path] =
+        std::mismatch(root.begin(), root.end(), path.begin(), path.end());
+    return end_root == root.end();
+  };
+  if (under("/tmp") || under("/proc") || under("/dev") || under("/sys")) return true;
+  for (const auto& dir : host.system) {
+    if (under(dir.path)) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& policy,
                                        const HostLayout& host,
@@ -37,6 +57,19 @@ std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& 
     for (const auto& node : host.gpu_nodes) add({"--dev-bind", node, node});
   }
   add({"--perms", "01777", "--size", std::to_string(policy.tmp_bytes), "--tmpfs", "/tmp"});
+  // bubblewrap makes the missing parents of a bind mode 0700, which the sandbox's own uid cannot
+  // enter: make them first, readable by all (they hold nothing but the binds).
+  std::set<std::filesystem::path> parents;
+  for (const auto& bind : policy.binds) {
+    for (auto parent = bind.inside.parent_path(); parent != parent.root_path();
+         parent = parent.parent_path()) {
+      parents.insert(parent);
+    }
+  }
+  for (const auto& parent : parents) {  // in order: a parent before its children
+    if (host_provides(host, parent)) continue;
+    add({"--perms", "0755", "--dir", parent.string()});
+  }
   for (const auto& bind : policy.binds) {
     add({bind.writable ? "--bind" : "--ro-bind", bind.host.string(), bind.inside.string()});
   }

@@ -23,7 +23,10 @@ struct RunRequest {
   int gpu = 0;                      // CUDA device number (CUDA_VISIBLE_DEVICES)
   std::uint64_t seed = 0;
   double max_check_seconds = 0;  // 0: each check's own timeout_s from the spec
-  sandbox::Policy policy;        // binds, limits; the time limit is set here from the checks
+  // Allowed for the program to start (CUDA context, cuBLAS) and to go from one check to the next:
+  // silence longer than this with no check running ends the process.
+  double startup_seconds = 30;
+  sandbox::Policy policy;  // binds, limits; the time limit is set here from the checks
   const std::atomic<bool>* interrupted = nullptr;
 };
 

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Compares a batch-graded sample class with expected.json.
+
+    examples/lab6-class/check-gradebook.py OUT [--expected expected.json] [--search-root /]
+
+OUT is the folder `labgrade batch lab6 examples/lab6-class/submissions OUT` wrote. Checked:
+every entry has a gradebook row with the expected status; its points lie in the expected range
+(only when the checks actually ran on a GPU: without one every check is skipped and earns 0, which
+is checked instead); no hostile entry's "succeeded" line appears anywhere in its outputs; no file
+a hostile entry tried to create exists. Exit 0 when all hold, 1 with one line per difference.
+"""
+import argparse
+import csv
+import json
+import os
+import pathlib
+import sys
+
+
+def gradebook_name(entry: str) -> str:
+    """The student name the gradebook shows for a submissions/ entry (archives lose the suffix)."""
+    for suffix in (".tar.gz", ".tgz", ".zip", ".tar"):
+        if entry.endswith(suffix):
+            return entry[: -len(suffix)]
+    return entry
+
+
+def verdicts(student_dir: pathlib.Path) -> set:
+    """The verdicts of the student's check records."""
+    found = set()
+    for record in (student_dir / "results").rglob("*.json"):
+        try:
+            found.add(json.loads(record.read_text(errors="replace")).get("verdict"))
+        except json.JSONDecodeError:
+            found.add("unreadable")
+    return found
+
+
+def text_of(student_dir: pathlib.Path) -> str:
+    parts = []
+    for path in student_dir.rglob("*"):
+        if path.is_file():
+            parts.append(path.read_text(errors="replace"))
+    return "\n".join(parts)
+
+
+def escaped_files(root: pathlib.Path, name: str):
+    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: None):
+        dirnames[:] = [d for d in dirnames if not os.path.ismount(os.path.join(dirpath, d))
+                       and d not in ("proc", "sys")]
+        for filename in filenames:
+            if filename.startswith(name):
+                yield os.path.join(dirpath, filename)
+
+
+def main() -> int:
+    here = pathlib.Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=pathlib.Path)
+    parser.add_argument("--expected", type=pathlib.Path, default=here / "expected.json")
+    parser.add_argument("--search-root", type=pathlib.Path, default=pathlib.Path("/"),
+                        help="where to look for files the hostile entries tried to create")
+    args = parser.parse_args()
+
+    expected = json.loads(args.expected.read_text())["submissions"]
+    csv_path = args.out / "gradebook.csv"
+    if not csv_path.exists():
+        print(f"{csv_path}: missing (did the batch finish?)")
+        return 1
+    with csv_path.open(newline="", encoding="utf-8") as f:
+        rows = {row["student"]: row for row in csv.DictReader(f)}
+
+    def student_dir_of(row):
+        return args.out / pathlib.Path(row["report"]).parent if row.get("report") else None
+
+    # Without a GPU nothing can pass: then every graded entry must have 0 points instead.
+    on_gpu = any("pass" in verdicts(d) for d in map(student_dir_of, rows.values()) if d)
+    problems = []
+    for entry, want in expected.items():
+        name = gradebook_name(entry)
+        row = rows.get(name)
+        if row is None:
+            problems.append(f"{entry}: no gradebook row (looked for {name!r})")
+            continue
+        if row["status"] != want["status"]:
+            problems.append(f"{entry}: status {row['status']!r}, expected {want['status']!r}")
+        points = float(row["total"] or 0)
+        student_dir = student_dir_of(row)
+        low, high = want.get("min_points", 0), want.get("max_points", 0)
+        if on_gpu and not low <= points <= high:
+            problems.append(f"{entry}: {points:g} points, expected {low} to {high}")
+        if not on_gpu and points != 0:
+            problems.append(f"{entry}: {points:g} points although no check could pass (no GPU)")
+        secret = want.get("must_not_print")
+        if secret and student_dir is not None and student_dir.exists():
+            if secret in text_of(student_dir):
+                problems.append(f"{entry}: its output says {secret!r}: the mischief worked")
+    for path in escaped_files(args.search_root, "ESCAPED-mallory"):
+        problems.append(f"mallory-write-outside: created {path}")
+
+    for problem in problems:
+        print(problem)
+    verdict = "points compared (checks ran on a GPU)" if on_gpu else \
+        "no GPU: points not compared with the ranges, all checked to be 0"
+    print(f"{len(expected)} entries, {len(problems)} difference(s); {verdict}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
