@@ -21,6 +21,12 @@ if(LABS_NVIDIA_SMI)
 endif()
 
 if(_labs_gpu_found)
+  # "native" asks the driver at compile time, which a sandboxed build without the GPU's device
+  # nodes cannot do (nvcc crashes): the grading kit uses the capabilities read here instead.
+  string(REGEX MATCHALL "[0-9]+\\.[0-9]+" _labs_caps "${_labs_smi_output}")
+  list(TRANSFORM _labs_caps REPLACE "\\." "")
+  list(REMOVE_DUPLICATES _labs_caps)
+  set(LABS_NATIVE_CUDA_ARCHITECTURES "${_labs_caps}" CACHE INTERNAL "compute capabilities found")
   set(CMAKE_CUDA_ARCHITECTURES native CACHE STRING "CUDA architectures")
   message(STATUS "CUDA architectures: native (GPU compute capability ${_labs_smi_output})")
 else()

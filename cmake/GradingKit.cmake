@@ -11,7 +11,18 @@ endif()
 # nvcc flags for CMAKE_CUDA_ARCHITECTURES ("native", or entries like 80-real, 90, 90-virtual).
 function(_labs_cuda_arch_flags out)
   set(flags "")
+  set(archs "")
   foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    # Kit builds run in a sandbox without the GPU, where nvcc cannot detect "native" itself.
+    if(arch STREQUAL "native" AND LABS_NATIVE_CUDA_ARCHITECTURES)
+      list(APPEND archs ${LABS_NATIVE_CUDA_ARCHITECTURES})
+    elseif(arch STREQUAL "native" AND CMAKE_CUDA_ARCHITECTURES_NATIVE)
+      list(APPEND archs ${CMAKE_CUDA_ARCHITECTURES_NATIVE})
+    else()
+      list(APPEND archs ${arch})
+    endif()
+  endforeach()
+  foreach(arch IN LISTS archs)
     if(arch STREQUAL "native" OR arch STREQUAL "all" OR arch STREQUAL "all-major")
       list(APPEND flags "-arch=${arch}")
     elseif(arch MATCHES "^([0-9]+[a-z]?)-real$")
@@ -50,7 +61,13 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   separate_arguments(cuda_flags UNIX_COMMAND
                      "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${config}}")
   separate_arguments(cxx_flags UNIX_COMMAND "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${config}}")
-  _labs_json_array(compile_json ${cuda_flags} ${arch_flags}
+  set(host_compiler "${CMAKE_CXX_COMPILER}")
+  if(CMAKE_CUDA_HOST_COMPILER)
+    set(host_compiler "${CMAKE_CUDA_HOST_COMPILER}")
+  endif()
+  # nvcc tells compilers apart by name: give it g++-12 rather than the c++ link that leads there.
+  get_filename_component(host_compiler "${host_compiler}" REALPATH)
+  _labs_json_array(compile_json "-ccbin" "${host_compiler}" ${cuda_flags} ${arch_flags}
                    "-std=c++${CMAKE_CUDA_STANDARD}" "-I${kit}/include")
   # The link line CMake uses for the lab (see build/labs/CMakeFiles/labN.dir/link.txt), with the
   # kit's copies of the checks and the harness.
@@ -61,6 +78,23 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
     "$<TARGET_LINKER_FILE:GTest::gtest>"
     "-L$<TARGET_FILE_DIR:CUDA::cudart>" "-Wl,-rpath,$<TARGET_FILE_DIR:CUDA::cudart>"
     "-ldl" "-lcudadevrt" "-lcudart_static" "-lrt" "-lpthread")
+  # The toolchains the sandboxed build runs: a compiler outside /usr (e.g. /opt/gcc/bin/g++, or a
+  # /usr/bin link into /opt) is bound read-only at its own path, its whole prefix (bin, lib,
+  # libexec). nvcc is told that host compiler, not whatever `gcc` the sandbox's PATH finds.
+  set(tool_prefixes "${kit}")
+  foreach(tool "${CMAKE_CXX_COMPILER}" "${CMAKE_CUDA_HOST_COMPILER}" "${CMAKE_CUDA_COMPILER}")
+    if(NOT tool)
+      continue()
+    endif()
+    get_filename_component(real "${tool}" REALPATH)
+    get_filename_component(prefix "${real}" DIRECTORY)
+    get_filename_component(prefix "${prefix}" DIRECTORY)
+    if(NOT prefix MATCHES "^/usr(/|$)" AND NOT prefix STREQUAL "/")
+      list(APPEND tool_prefixes "${prefix}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES tool_prefixes)
+  _labs_json_array(read_only_json ${tool_prefixes})
   set(reference "${PROJECT_SOURCE_DIR}/solutions/${folder}/kernel.cu")
   if(NOT EXISTS "${reference}")
     set(reference "")
@@ -75,7 +109,7 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   \"cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"compile\": ${compile_json},
   \"link\": ${link_json},
-  \"read_only\": [\"${kit}\"]
+  \"read_only\": ${read_only_json}
 }
 ")
   file(GLOB headers "${lab_dir}/*.h")
