@@ -55,9 +55,10 @@ int main(int argc, char** argv) {
       "Grade a folder of student submissions of one lab: sandboxed builds and runs, a report "
       "per student, the class gradebook (HTML, CSV), Gradescope results and JUnit XML");
   batch_cmd->add_option("lab", batch_options.lab, "The lab, e.g. lab6")->required();
-  batch_cmd->add_option("submissions", batch_options.submissions,
-                        "Folder with one entry per student: a folder holding "
-                        "labs/labN-*/kernel.cu, a .zip/.tar.gz of one, or <student>.cu")
+  batch_cmd
+      ->add_option("submissions", batch_options.submissions,
+                   "Folder with one entry per student: a folder holding "
+                   "labs/labN-*/kernel.cu, a .zip/.tar.gz of one, or <student>.cu")
       ->required();
   batch_cmd->add_option("out", batch_options.out, "Output folder (created; re-running resumes)")
       ->required();
@@ -65,11 +66,13 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   batch_cmd->add_option("--gpus", batch_options.gpus, "CUDA devices to use, e.g. --gpus 0 1")
       ->delimiter(',');
-  batch_cmd->add_option("--time-limit", batch_options.max_check_seconds,
-                        "Seconds each check may run (default: the spec's timeout_s)")
+  batch_cmd
+      ->add_option("--time-limit", batch_options.max_check_seconds,
+                   "Seconds each check may run (default: the spec's timeout_s)")
       ->check(CLI::PositiveNumber);
-  batch_cmd->add_option("--shared-runs-per-gpu", batch_options.shared_runs_per_gpu,
-                        "Correctness runs sharing one GPU at a time (speed runs always run alone)")
+  batch_cmd
+      ->add_option("--shared-runs-per-gpu", batch_options.shared_runs_per_gpu,
+                   "Correctness runs sharing one GPU at a time (speed runs always run alone)")
       ->check(CLI::PositiveNumber);
   batch_cmd->add_option("--memory-gib", memory_gib, "Host memory cap per sandbox, GiB")
       ->check(CLI::PositiveNumber);
@@ -77,6 +80,11 @@ int main(int argc, char** argv) {
                         "The lab's grading kit (default: grading-kit/LAB in this build)");
   batch_cmd->add_flag("--unsandboxed", batch_options.unsandboxed,
                       "Run submissions WITHOUT bubblewrap (only for code you trust)");
+  batch_cmd->add_flag(
+      "--root-in-sandbox", batch_options.root_in_sandbox,
+      "Run submissions as root with no capabilities inside the sandbox instead of a uid of their "
+      "own (for hosts where CUDA fails under an unnamed uid; processes are then capped only by a "
+      "cgroup pids controller)");
   bool no_reference = false;
   batch_cmd->add_flag("--no-reference", no_reference,
                       "Do not run the reference solution first (outputs are then not verified)");

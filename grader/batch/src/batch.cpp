@@ -334,6 +334,7 @@ int run_batch(const BatchOptions& options) {
   batch.base_policy.isolate = !options.unsandboxed;
   batch.base_policy.memory_bytes = options.memory_bytes;
   batch.base_policy.max_processes = options.max_processes;
+  batch.base_policy.own_uid = !options.root_in_sandbox;
   batch.seed = secret_seed();
   batch.cache = std::make_unique<ResultCache>(
       batch.state / "cache", grader_fingerprint(batch.kit, options.labgrade_executable));

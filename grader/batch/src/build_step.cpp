@@ -24,8 +24,8 @@ sandbox::Policy submission_policy(const Kit& kit, const std::filesystem::path& s
                                   const sandbox::Policy& base) {
   sandbox::Policy policy = base;
   // Without the sandbox (only on the instructor's explicit request) paths are the host's.
-  const std::filesystem::path inside =
-      policy.isolate ? std::filesystem::path(kSandboxSubmission) : std::filesystem::absolute(scratch);
+  const std::filesystem::path inside = policy.isolate ? std::filesystem::path(kSandboxSubmission)
+                                                      : std::filesystem::absolute(scratch);
   policy.binds.push_back({std::filesystem::absolute(scratch), inside, true});
   for (const auto& path : kit.read_only) policy.binds.push_back({path, path, false});
   policy.workdir = inside;
@@ -37,6 +37,9 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
   BuildResult build;
   auto policy = submission_policy(kit, scratch, base_policy);
   policy.gpu = false;
+  // Only the trusted toolchain runs here, and nvcc crashes under a uid without a name on some
+  // hosts: the build stays root inside the sandbox, with no capabilities.
+  policy.own_uid = false;
   policy.time_limit_s = time_limit_s;
   const std::string source = (policy.workdir / "kernel.cu").string();
   const std::string object = (policy.workdir / "kernel.o").string();

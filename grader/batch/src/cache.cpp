@@ -43,9 +43,12 @@ std::optional<GradedOutcome> ResultCache::find(const std::string& slug,
 
 void ResultCache::store(const std::string& slug, const std::string& kernel_text,
                         const GradedOutcome& outcome) const {
-  json entry{{"grader", grader_},         {"kernel", kernel_text},
-             {"status", outcome.status},  {"message", outcome.message},
-             {"build_output", outcome.build_output}, {"records", json::array()}};
+  json entry{{"grader", grader_},
+             {"kernel", kernel_text},
+             {"status", outcome.status},
+             {"message", outcome.message},
+             {"build_output", outcome.build_output},
+             {"records", json::array()}};
   for (const auto& record : outcome.records) {
     json one;
     harness::to_json(one, record);

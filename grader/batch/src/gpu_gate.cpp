@@ -7,7 +7,8 @@ namespace batch {
 void GpuGate::lock_shared() {
   std::unique_lock lock(mutex_);
   ++queued_;
-  changed_.wait(lock, [&] { return !exclusive_ && exclusive_waiting_ == 0 && shared_ < max_shared_; });
+  changed_.wait(lock,
+                [&] { return !exclusive_ && exclusive_waiting_ == 0 && shared_ < max_shared_; });
   ++shared_;
 }
 

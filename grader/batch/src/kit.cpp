@@ -27,10 +27,10 @@ std::string read_file(const fs::path& file) {
 Kit load_kit(const fs::path& dir) {
   const auto file = dir / "kit.json";
   if (!fs::exists(file)) {
-    throw KitError(fmt::format(
-        "no grading kit at {}: build it first (cmake --build BUILD --target {}_kit, or "
-        "grading_kits for every lab)",
-        dir.string(), dir.filename().string()));
+    throw KitError(
+        fmt::format("no grading kit at {}: build it first (cmake --build BUILD --target {}_kit, or "
+                    "grading_kits for every lab)",
+                    dir.string(), dir.filename().string()));
   }
   Kit kit;
   kit.dir = dir;
@@ -53,8 +53,8 @@ Kit load_kit(const fs::path& dir) {
   }
   for (const auto& library : {"libharness.a", "libharness_core.a"}) {
     if (!fs::exists(dir / "lib" / library)) {
-      throw KitError(fmt::format("{} lacks lib/{}: rebuild it with the {}_kit target",
-                                 dir.string(), library, kit.lab));
+      throw KitError(fmt::format("{} lacks lib/{}: rebuild it with the {}_kit target", dir.string(),
+                                 library, kit.lab));
     }
   }
   try {
@@ -63,8 +63,8 @@ Kit load_kit(const fs::path& dir) {
     throw KitError(fmt::format("the kit's lab spec does not load: {}", error.what()));
   }
   if (kit.spec.lab != kit.lab) {
-    throw KitError(fmt::format("{} is for {}, but its spec says {}", file.string(), kit.lab,
-                               kit.spec.lab));
+    throw KitError(
+        fmt::format("{} is for {}, but its spec says {}", file.string(), kit.lab, kit.spec.lab));
   }
   return kit;
 }

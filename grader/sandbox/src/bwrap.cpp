@@ -31,7 +31,7 @@ std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& 
   const auto add = [&args](std::initializer_list<std::string> more) {
     args.insert(args.end(), more.begin(), more.end());
   };
-  if (launch.uid) {
+  if (launch.uid || launch.root_without_caps) {
     // --unshare-all would make a user namespace in which uid 0 maps to root outside, and setpriv
     // could not switch to our uid in it; root needs no user namespace to set up the mounts.
     add({"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
@@ -75,6 +75,7 @@ std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& 
   }
   add({"--chdir", policy.workdir.empty() ? std::string("/") : policy.workdir.string()});
 
+  if (launch.root_without_caps) add({"--cap-drop", "ALL"});
   if (launch.uid) {
     // Only what setpriv needs to switch uid and drop the rest; it leaves none of them.
     add({"--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"});

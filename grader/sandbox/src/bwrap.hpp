@@ -19,6 +19,8 @@ struct BwrapLaunch {
   // the sandbox (bubblewrap, as root, makes no user namespace then).
   std::optional<unsigned> uid;
   std::string setpriv;  // setpriv's path, when uid is set
+  // The grader is root and the program stays root inside, without capabilities or user namespace.
+  bool root_without_caps = false;
 };
 
 // The whole command, bwrap first, the program's argv last.

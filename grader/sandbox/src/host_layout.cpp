@@ -9,7 +9,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // /usr holds /usr/local too, hence CUDA (/usr/local/cuda).
-constexpr const char* kSystemFolders[] = {"/usr",   "/bin",  "/sbin",  "/lib",
+constexpr const char* kSystemFolders[] = {"/usr",   "/bin",   "/sbin",  "/lib",
                                           "/lib32", "/lib64", "/libx32"};
 
 // The dynamic loader's configuration, and the alternatives that /usr/local/cuda and the compiler

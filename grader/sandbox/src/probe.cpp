@@ -25,8 +25,7 @@ void probe_bubblewrap(Capabilities& caps) {
   policy.max_processes = 16;
   policy.max_output_bytes = 4 << 10;
   const Result result = run(policy, {"true"});
-  if (!result.failed_to_start && !result.timed_out && result.signal == 0 &&
-      result.exit_code == 0) {
+  if (!result.failed_to_start && !result.timed_out && result.signal == 0 && result.exit_code == 0) {
     caps.bubblewrap = true;
     return;
   }

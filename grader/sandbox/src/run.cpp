@@ -62,7 +62,8 @@ void check_policy(const Policy& policy, const std::vector<std::string>& argv) {
   if (policy.max_processes < 1) throw SetupError("max_processes must be at least 1");
   for (const auto& bind : policy.binds) {
     if (!bind.inside.is_absolute() || bind.inside == "/") {
-      throw SetupError("bind " + bind.host.string() + ": the path inside must be absolute and not /");
+      throw SetupError("bind " + bind.host.string() +
+                       ": the path inside must be absolute and not /");
     }
     std::error_code ec;
     if (!fs::exists(bind.host, ec)) throw SetupError("bind " + bind.host.string() + ": not found");
@@ -165,7 +166,8 @@ void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
     if (bwrap.path.empty()) throw SetupError(bwrap.why_not);
     launch.bwrap = bwrap.path;
     launch.status_fd = kBwrapStatusFd;
-    lease = lease_uid(policy, launch);
+    if (policy.own_uid) lease = lease_uid(policy, launch);
+    launch.root_without_caps = ::geteuid() == 0 && !launch.uid;
   }
   // After the lease: the group is emptied and removed before the uid goes to another sandbox.
   const std::unique_ptr<RunCgroup> group = make_cgroup(policy);
@@ -184,8 +186,8 @@ void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
     spec.path = launch.bwrap;
     spec.argv = bwrap_command(launch, policy, scan_host(), argv);
   } else {
-    spec.path = argv[0].find('/') != std::string::npos ? argv[0]
-                                                       : find_in_path(argv[0], path_of(env));
+    spec.path =
+        argv[0].find('/') != std::string::npos ? argv[0] : find_in_path(argv[0], path_of(env));
     if (spec.path.empty()) throw SetupError(argv[0] + " was not found in PATH");
     spec.argv = argv;
     spec.workdir = visible_path(policy, policy.workdir).string();

@@ -47,9 +47,8 @@ std::string unique_name() {
 RunCgroup::RunCgroup(CgroupKind kind, fs::path dir)
     : kind_(kind), dir_(std::move(dir)), procs_file_((dir_ / "cgroup.procs").string()) {}
 
-std::unique_ptr<RunCgroup> RunCgroup::create(const CgroupParent& parent,
-                                             std::uint64_t memory_bytes, int max_processes,
-                                             std::string& error) {
+std::unique_ptr<RunCgroup> RunCgroup::create(const CgroupParent& parent, std::uint64_t memory_bytes,
+                                             int max_processes, std::string& error) {
   if (parent.kind == CgroupKind::none) {
     error = parent.why_not;
     return nullptr;

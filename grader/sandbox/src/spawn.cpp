@@ -32,11 +32,16 @@ struct ChildError {
 
 const char* step_words(int step) {
   switch (step) {
-    case kJoinCgroup: return "joining the run's cgroup";
-    case kMoveFds: return "setting up its file descriptors";
-    case kLimits: return "setting its resource limits";
-    case kChdir: return "changing to the working folder";
-    default: return "exec";
+    case kJoinCgroup:
+      return "joining the run's cgroup";
+    case kMoveFds:
+      return "setting up its file descriptors";
+    case kLimits:
+      return "setting its resource limits";
+    case kChdir:
+      return "changing to the working folder";
+    default:
+      return "exec";
   }
 }
 

@@ -50,7 +50,8 @@ Supervised supervise(pid_t child, Clock::time_point start, Streams streams, cons
                      const std::function<void()>& kill_all) {
   Supervised out;
   HeadBuffer output(output_cap);
-  LineSplitter lines(output_cap, channel.on_line ? channel.on_line : [](std::string_view) {});
+  LineSplitter lines(
+      output_cap, channel.on_line ? channel.on_line : [](std::string_view) {});
   std::string_view unsent = channel.input;
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
                                     std::chrono::duration<double>(time_limit_s));

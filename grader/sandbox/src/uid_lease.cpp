@@ -75,9 +75,10 @@ std::string unreadable_by_others(const fs::path& path) {
   const bool folder = S_ISDIR(info.st_mode);
   const mode_t needed = folder ? (S_IROTH | S_IXOTH) : S_IROTH;
   if ((info.st_mode & needed) == needed) return "";
-  return fmt::format("{} (mode {:o}) cannot be read by others, and the sandbox runs as an "
-                     "unprivileged uid ({} it)",
-                     path.string(), info.st_mode & 07777, folder ? "chmod -R o+rX" : "chmod o+r");
+  return fmt::format(
+      "{} (mode {:o}) cannot be read by others, and the sandbox runs as an "
+      "unprivileged uid ({} it)",
+      path.string(), info.st_mode & 07777, folder ? "chmod -R o+rX" : "chmod o+r");
 }
 
 }  // namespace sandbox

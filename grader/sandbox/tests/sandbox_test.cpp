@@ -38,9 +38,8 @@ class SandboxTest : public ::testing::Test {
       GTEST_SKIP() << "bubblewrap does not work here: " << capabilities().why_not;
     }
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    scratch_ = fs::temp_directory_path() /
-               (std::string("labgrade-sandbox-test-") + info->name() + "-" +
-                std::to_string(::getpid()));
+    scratch_ = fs::temp_directory_path() / (std::string("labgrade-sandbox-test-") + info->name() +
+                                            "-" + std::to_string(::getpid()));
     fs::remove_all(scratch_);
     fs::create_directories(scratch_ / "work");
     fs::permissions(scratch_, fs::perms::all);
@@ -233,6 +232,17 @@ TEST_F(SandboxTest, AsRootTheProgramRunsUnderAnUnprivilegedUid) {
   const auto result = hostile(policy(), {"id"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(result.output.find("uid 0\n"), std::string::npos) << result.output;
+}
+
+TEST_F(SandboxTest, WithoutAUidOfItsOwnTheProgramIsRootWithNoCapabilities) {
+  if (::geteuid() != 0) GTEST_SKIP() << "the grader is not root";
+  auto p = policy();
+  p.own_uid = false;
+  const auto result = hostile(p, {"caps"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("CapEff:\t0000000000000000"), std::string::npos) << result.output;
+  // And it cannot write where root could: the system folders are read-only binds.
+  EXPECT_NE(hostile(p, {"write", "/usr/escaped"}).exit_code, 0);
 }
 
 TEST_F(SandboxTest, ABadPolicyIsRefusedWithAReasonNotACrash) {

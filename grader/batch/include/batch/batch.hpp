@@ -25,6 +25,7 @@ struct BatchOptions {
   std::uint64_t memory_bytes = 16ull << 30;
   int max_processes = 256;
   bool unsandboxed = false;            // run without bubblewrap: only on explicit request
+  bool root_in_sandbox = false;        // runs stay root (no capabilities) instead of own uids
   bool verify_with_reference = true;   // run the instructor's solution first (digests, kit check)
 };
 

@@ -55,6 +55,10 @@ struct Policy {
   std::vector<Bind> binds;
   // The working folder inside; empty: / (isolated) or unchanged (not isolated).
   std::filesystem::path workdir;
+  // When the grader is root: run as a uid of its own (200000 + slot), which is what lets
+  // RLIMIT_NPROC cap its processes. false: stay root inside, with every capability dropped (for
+  // trusted tools that misbehave under a uid without a name: nvcc 13 crashes so on some hosts).
+  bool own_uid = true;
   // Bind the NVIDIA device nodes (/dev/nvidia*, /dev/nvidia-caps/*).
   bool gpu = false;
   double time_limit_s = 60;
