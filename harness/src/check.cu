@@ -97,7 +97,8 @@ void Check::decide_verdict() {
     record_.verdict = explicit_verdict_->first;
     record_.reason = explicit_verdict_->second;
     record_.fraction = record_.verdict == Verdict::pass ? 1.0 : 0.0;
-    if (explicit_fraction_ && (record_.verdict == Verdict::pass || record_.verdict == Verdict::fail))
+    if (explicit_fraction_ &&
+        (record_.verdict == Verdict::pass || record_.verdict == Verdict::fail))
       record_.fraction = *explicit_fraction_;
     return;
   }

@@ -124,20 +124,20 @@ CaseResult case_from(const json& in) {
 
 json to_json_value(const Timing& t) {
   json out = {{"size", t.size},
-          {"rate_unit", t.rate_unit},
-          {"repetitions", t.repetitions},
-          {"median_ms", t.median_ms},
-          {"min_ms", t.min_ms},
-          {"max_ms", t.max_ms},
-          {"spread", t.spread},
-          {"rate", t.rate},
-          {"reference_name", t.reference_name},
-          {"reference_median_ms", t.reference_median_ms},
-          {"reference_rate", t.reference_rate},
-          {"reference_spread", t.reference_spread},
-          {"ratio", t.ratio},
-          {"threshold", t.threshold},
-          {"output_digest", t.output_digest}};
+              {"rate_unit", t.rate_unit},
+              {"repetitions", t.repetitions},
+              {"median_ms", t.median_ms},
+              {"min_ms", t.min_ms},
+              {"max_ms", t.max_ms},
+              {"spread", t.spread},
+              {"rate", t.rate},
+              {"reference_name", t.reference_name},
+              {"reference_median_ms", t.reference_median_ms},
+              {"reference_rate", t.reference_rate},
+              {"reference_spread", t.reference_spread},
+              {"ratio", t.ratio},
+              {"threshold", t.threshold},
+              {"output_digest", t.output_digest}};
   if (!t.rounds.empty()) {
     json rounds = json::array();
     for (const auto& r : t.rounds) {

@@ -177,9 +177,9 @@ LabSpec parse_spec(const json& document, const std::string& source) {
     }
     if (const auto full = entry.find("full_points_at_share"); full != entry.end()) {
       if (!full->is_number() || full->get<double>() <= 0 || check.kind != "speed") {
-        throw SpecError(fmt::format(
-            "{}: {}: 'full_points_at_share' must be a number > 0, on a speed check", source,
-            where));
+        throw SpecError(
+            fmt::format("{}: {}: 'full_points_at_share' must be a number > 0, on a speed check",
+                        source, where));
       }
       check.full_points_at_share = full->get<double>();
     }

@@ -63,10 +63,9 @@ TEST(BonusSpec, BadFieldsNameTheCheck) {
 
 TEST(BonusGrade, BonusPointsAreExtra) {
   const auto spec = parse(kSpec);
-  const auto grade =
-      grade_lab(spec, {record("Copy.Correctness", Verdict::pass),
-                       record("Copy.Speed", Verdict::pass), record("Fast.Correctness", Verdict::pass),
-                       record("Fast.Speed", Verdict::pass)});
+  const auto grade = grade_lab(
+      spec, {record("Copy.Correctness", Verdict::pass), record("Copy.Speed", Verdict::pass),
+             record("Fast.Correctness", Verdict::pass), record("Fast.Speed", Verdict::pass)});
   EXPECT_DOUBLE_EQ(grade.points, 115);
   EXPECT_DOUBLE_EQ(grade.max_points, 100);
   EXPECT_DOUBLE_EQ(grade.bonus_points, 15);
@@ -90,8 +89,7 @@ TEST(BonusGrade, NotAttemptedEarnsNothingAndCostsNothing) {
 TEST(BonusGrade, NoBonusPartWithoutBonusChecks) {
   const auto spec = parse(R"({"lab": "l", "title": "t", "checks": [{"id": "A.B",
       "kind": "correctness", "title": "t", "points": 10}]})");
-  EXPECT_EQ(format_score(grade_lab(spec, {record("A.B", Verdict::fail, 0.5)})),
-            "5 / 10 points");
+  EXPECT_EQ(format_score(grade_lab(spec, {record("A.B", Verdict::fail, 0.5)})), "5 / 10 points");
 }
 
 TEST(ShareScoring, PointsScaleWithTheShareUpToFull) {
@@ -99,9 +97,9 @@ TEST(ShareScoring, PointsScaleWithTheShareUpToFull) {
       "kind": "speed", "title": "t", "points": 25, "full_points_at_share": 0.75}]})");
   const auto& check = spec.at("S.At4096");
   EXPECT_DOUBLE_EQ(check.full_points_at_share, 0.75);
-  EXPECT_DOUBLE_EQ(points_for(check, Verdict::pass, 0.5), 12.5);   // half of full share
+  EXPECT_DOUBLE_EQ(points_for(check, Verdict::pass, 0.5), 12.5);  // half of full share
   EXPECT_DOUBLE_EQ(points_for(check, Verdict::pass, 1.0), 25);
-  EXPECT_DOUBLE_EQ(points_for(check, Verdict::pass, 1.7), 25);     // clamped
+  EXPECT_DOUBLE_EQ(points_for(check, Verdict::pass, 1.7), 25);  // clamped
   EXPECT_DOUBLE_EQ(points_for(check, Verdict::inconclusive, 1.0), 0);
   // Without the field a pass is all the points, whatever the fraction says.
   const auto plain = parse(R"({"lab": "l", "title": "t", "checks": [{"id": "S.Speed",

@@ -13,7 +13,8 @@ namespace reports {
 
 std::string render_lab_report(const harness::LabGrade& grade, const ReportContext& context) {
   const auto checks = detail::make_check_views(grade);
-  std::string title = fmt::format("{} {}: {}", grade.lab, grade.title, harness::format_score(grade));
+  std::string title =
+      fmt::format("{} {}: {}", grade.lab, grade.title, harness::format_score(grade));
   if (!context.student.empty()) title += " (" + context.student + ")";
 
   const detail::PlaceholderValues values{

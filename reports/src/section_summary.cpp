@@ -54,8 +54,7 @@ std::string render_header(const harness::LabGrade& grade, std::span<const CheckV
   const bool all_passed =
       !checks.empty() && std::all_of(checks.begin(), checks.end(), [](const CheckView& c) {
         // An optional (bonus) check left alone does not stand in the way of "Passed."
-        return c.verdict == harness::Verdict::pass ||
-               c.verdict == harness::Verdict::not_attempted;
+        return c.verdict == harness::Verdict::pass || c.verdict == harness::Verdict::not_attempted;
       });
   const double share =
       grade.max_points > 0 ? std::clamp(grade.points / grade.max_points, 0.0, 1.0) : 0.0;

@@ -18,11 +18,11 @@
 
 namespace {
 
-constexpr int BM = 128;  // rows of C per block
-constexpr int BN = 128;  // columns of C per block
-constexpr int BK = 16;   // k per shared-memory slice
-constexpr int TM = 8;    // rows of C per thread
-constexpr int TN = 8;    // columns of C per thread
+constexpr int BM = 128;                          // rows of C per block
+constexpr int BN = 128;                          // columns of C per block
+constexpr int BK = 16;                           // k per shared-memory slice
+constexpr int TM = 8;                            // rows of C per thread
+constexpr int TN = 8;                            // columns of C per thread
 constexpr int kThreads = (BM / TM) * (BN / TN);  // 256
 constexpr int kPad = 4;  // keeps the transposed stores of A off each other's banks
 

@@ -69,14 +69,14 @@ nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOut
       if (check.bonus) tags.push_back("bonus");
       const bool passed = verdict == harness::Verdict::pass ||
                           (check.bonus && verdict == harness::Verdict::not_attempted);
-      tests.push_back(test_entry(
-          points, check.points, passed,
-          fmt::format("{}{} ({})", check.bonus ? "Bonus (extra credit): " : "", check.title,
-                      check.id),
-          fmt::format("{}", ++number), check_output(grade), std::move(tags),
-          nlohmann::json{{"check", text::clean(check.id, false)},
-                         {"verdict", std::string(harness::verdict_words(verdict))},
-                         {"bonus", check.bonus}}));
+      tests.push_back(
+          test_entry(points, check.points, passed,
+                     fmt::format("{}{} ({})", check.bonus ? "Bonus (extra credit): " : "",
+                                 check.title, check.id),
+                     fmt::format("{}", ++number), check_output(grade), std::move(tags),
+                     nlohmann::json{{"check", text::clean(check.id, false)},
+                                    {"verdict", std::string(harness::verdict_words(verdict))},
+                                    {"bonus", check.bonus}}));
     }
   }
 

@@ -65,15 +65,13 @@ std::optional<double> leaderboard_share(const StudentOutcome& outcome, std::stri
   return ratio;
 }
 
-nlohmann::json gradescope_leaderboard(const harness::LabSpec& spec,
-                                      const StudentOutcome& outcome) {
+nlohmann::json gradescope_leaderboard(const harness::LabSpec& spec, const StudentOutcome& outcome) {
   nlohmann::json entries = nlohmann::json::array();
   for (const auto& column : leaderboard_columns(spec)) {
     const auto share = leaderboard_share(outcome, column.check->id);
     const double value = share ? std::round(*share * 1000) / 10 : 0.0;
-    entries.push_back({{"name", text::clean(column.name, false)},
-                       {"value", value},
-                       {"order", "desc"}});
+    entries.push_back(
+        {{"name", text::clean(column.name, false)}, {"value", value}, {"order", "desc"}});
   }
   return entries;
 }

@@ -48,14 +48,17 @@ class Leaderboard : public ::testing::Test {
  protected:
   harness::LabSpec spec = race_spec();
   std::vector<StudentOutcome> outcomes{
-      student(spec, "bob", {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.42),
-                            share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.40)}),
+      student(spec, "bob",
+              {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.42),
+               share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.40)}),
       student(spec, "<b>eve</b>",
               {share_record("Sgemm.ShareAt4096", harness::Verdict::inconclusive, 0.99)}),
-      student(spec, "alice", {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.848),
-                              share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.854)}),
-      student(spec, "carol", {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.42),
-                              share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.50)}),
+      student(spec, "alice",
+              {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.848),
+               share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.854)}),
+      student(spec, "carol",
+              {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.42),
+               share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.50)}),
       StudentOutcome{"dave", "compile error", "kernel.cu(3): error", std::nullopt, ""},
   };
 };

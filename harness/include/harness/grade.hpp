@@ -23,10 +23,10 @@ struct LabGrade {
   std::string lab;
   std::string title;
   std::vector<CheckGrade> checks;  // in spec order
-  double points = 0;      // everything earned, bonus included: may exceed max_points
-  double max_points = 0;  // the base total (bonus checks not included)
-  double bonus_points = 0;      // the part of `points` that bonus checks earned
-  double bonus_max_points = 0;  // what the bonus checks could add
+  double points = 0;               // everything earned, bonus included: may exceed max_points
+  double max_points = 0;           // the base total (bonus checks not included)
+  double bonus_points = 0;         // the part of `points` that bonus checks earned
+  double bonus_max_points = 0;     // what the bonus checks could add
   std::vector<std::string> problems;  // records that were unreadable or belong to no check
 };
 

@@ -20,7 +20,16 @@ inline constexpr int kRecordSchema = 1;
 // pass/fail are verdicts on the student's code; the others say the check could not judge it.
 // not_attempted: an optional (bonus) check whose function the student did not write; it earns
 // nothing and fails nothing.
-enum class Verdict { pass, fail, error, skipped, inconclusive, not_measured, not_run, not_attempted };
+enum class Verdict {
+  pass,
+  fail,
+  error,
+  skipped,
+  inconclusive,
+  not_measured,
+  not_run,
+  not_attempted
+};
 
 std::string_view to_string(Verdict verdict);
 // The verdict in words for people: "not measured" where to_string gives "not_measured".

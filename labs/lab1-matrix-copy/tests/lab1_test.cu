@@ -144,8 +144,9 @@ bool bonus_attempted(Check& check) {
   harness::synchronize_after(fmt::format("copy_matrix_fast(in, out, {}, {})", rows, cols));
   const auto written = out.download();
   if (std::all_of(written.begin(), written.end(), [](float v) { return std::isnan(v); })) {
-    check.set_verdict(Verdict::not_attempted,
-                      "copy_matrix_fast writes nothing (the starter's stub): the bonus is optional");
+    check.set_verdict(
+        Verdict::not_attempted,
+        "copy_matrix_fast writes nothing (the starter's stub): the bonus is optional");
     return false;
   }
   return true;

@@ -81,7 +81,8 @@ std::string find_cuobjdump() {
 // text cuobjdump prints for it, every GPU architecture the program was built for together.
 std::map<std::string, std::string> program_sass(const std::string& cuobjdump) {
   std::map<std::string, std::string> functions;
-  const auto command = fmt::format("'{}' -sass '{}' 2>/dev/null", cuobjdump, harness::lab_run().executable);
+  const auto command =
+      fmt::format("'{}' -sass '{}' 2>/dev/null", cuobjdump, harness::lab_run().executable);
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
   if (!pipe) return functions;
   std::array<char, 4096> line{};
@@ -91,7 +92,8 @@ std::map<std::string, std::string> program_sass(const std::string& cuobjdump) {
     std::string text = line.data();
     if (const auto at = text.find(marker); at != std::string::npos) {
       std::string name = text.substr(at + marker.size());
-      while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+      while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
+        name.pop_back();
       current = &functions[demangle(name)];
     } else if (current) {
       *current += text;
@@ -141,8 +143,8 @@ LAB_CHECK(Sgemm, PlainFp32) {
     return;
   }
   const auto cuobjdump = find_cuobjdump();
-  const auto sass = cuobjdump.empty() ? std::map<std::string, std::string>{}
-                                      : program_sass(cuobjdump);
+  const auto sass =
+      cuobjdump.empty() ? std::map<std::string, std::string>{} : program_sass(cuobjdump);
   if (sass.empty()) {
     check.note("cuobjdump was not found (or read nothing): only the kernels' names were checked");
   }
@@ -170,10 +172,10 @@ LAB_CHECK(Sgemm, PlainFp32) {
       return;
     }
   }
-  check.set_verdict(Verdict::pass,
-                    fmt::format("{} kernel launch(es), all compiled from your source{}",
-                                activity->kernels.size(),
-                                sass.empty() ? "" : ", no tensor-core instructions"));
+  check.set_verdict(
+      Verdict::pass,
+      fmt::format("{} kernel launch(es), all compiled from your source{}", activity->kernels.size(),
+                  sass.empty() ? "" : ", no tensor-core instructions"));
 }
 
 LAB_CHECK(Sgemm, ShareAt4096) { check_share(check); }

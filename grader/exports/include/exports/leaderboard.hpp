@@ -33,7 +33,7 @@ nlohmann::json gradescope_leaderboard(const harness::LabSpec& spec, const Studen
 
 struct LeaderboardRow {
   const StudentOutcome* outcome = nullptr;
-  int rank = 0;                              // 1 = best; tied shares share a rank; 0: unranked
+  int rank = 0;                               // 1 = best; tied shares share a rank; 0: unranked
   std::vector<std::optional<double>> shares;  // one per column
 };
 
