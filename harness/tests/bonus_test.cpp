@@ -4,6 +4,7 @@
 
 #include "harness/grade.hpp"
 #include "harness/record.hpp"
+#include "harness/sass.hpp"
 #include "harness/spec.hpp"
 
 namespace harness {
@@ -127,6 +128,63 @@ TEST(TimingRounds, RoundTripAndDisagreement) {
   nlohmann::json plain = r;
   EXPECT_FALSE(plain["timing"].contains("rounds"));
   EXPECT_DOUBLE_EQ(rounds_disagreement(single), 0);
+}
+
+}  // namespace
+}  // namespace harness
+
+// ---- SASS scanning (lab 8's PlainFp32 check) ---------------------------------------------------
+
+namespace harness {
+namespace {
+
+const char *kSass = R"(
+Fatbin elf code:
+================
+arch = sm_90
+
+	code for sm_90
+		Function : _ZN12_GLOBAL__N_112sgemm_kernelEPKfS1_Pfiiibb
+	.headerflags	@"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"
+    /*0000*/ LDC R1,
+           c[0x0][0x28];              /* 0x00000a00ff017b82 */
+/*0010*/ HFMA2.MMA R5, -RZ, RZ, 0, 0; /* 0x00000000ff057435 */
+/*0020*/ @!P0 FFMA R8, R12, R16, R8;  /* 0x000000100c088223 */
+/*0030*/ EXIT;                        /* 0x000000000000794d */
+Function : _Z17sgemm_tf32_kernelPKfS0_Pfiii
+               /*0000*/ LDS .128 R4,
+           [R2];                                 /* 0x0000000002047984 */
+/*0010*/ @P1 HMMA .1684.F32.TF32 R8, R4, R6, R8; /* 0x000000060408723c */
+/*0020*/ EXIT;                                   /* 0x000000000000794d */
+
+Fatbin elf code:
+================
+	code for sm_90
+		Function : _Z5wgmmav
+        /*0000*/                   HGMMA.64x128x8.F32.TF32 R24, gdesc[UR4], RZ ;  /* 0x00e0000004187df0 */
+)";
+
+TEST(Sass, SplitsFunctionsByDemangledName) {
+  const auto functions = split_sass_functions(kSass);
+  ASSERT_EQ(functions.size(), 3u);
+  const auto it = functions.find(
+      "(anonymous namespace)::sgemm_kernel(float const*, float const*, float*, int, int, int, "
+      "bool, bool)");
+  ASSERT_NE(it, functions.end());
+  EXPECT_NE(it->second.find("FFMA"), std::string::npos);
+  EXPECT_EQ(it->second.find("HMMA"), std::string::npos);  // the next function is not part of it
+}
+
+TEST(Sass, TensorCoreOpcodesButNotTheMmaModifier) {
+  const auto functions = split_sass_functions(kSass);
+  for (const auto& [name, text] : functions) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(sass_uses_tensor_cores(text), name.find("sgemm_kernel") == std::string::npos);
+  }
+  EXPECT_FALSE(sass_uses_tensor_cores("  /*0010*/  HFMA2.MMA R5, -RZ, RZ, 0, 0 ;"));
+  EXPECT_TRUE(sass_uses_tensor_cores("  /*0010*/  @!UP0 IMMA.16832.S8.S8 R4, R8, R12, R4 ;"));
+  EXPECT_TRUE(sass_uses_tensor_cores("  /*0010*/  UTCHMMA gdesc[UR4], gdesc[UR6], tmem[UR8] ;"));
+  EXPECT_FALSE(sass_uses_tensor_cores("no instructions here: HMMA in a comment line"));
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 // Lab 8's graded checks. Each LAB_CHECK matches an entry of ../spec.json, which gives its points,
 // shapes and thresholds. Shapes are written [m, k, n]: C (m x n) = A (m x k) * B (k x n).
-#include <cxxabi.h>
-
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +17,7 @@
 #include "harness/matmul.hpp"
 #include "harness/matmul_checks.hpp"
 #include "harness/matmul_spec.hpp"
+#include "harness/sass.hpp"
 #include "lab8.h"
 
 namespace {
@@ -46,13 +45,6 @@ void check_share(Check& check) {
                               "min_share_of_cublas", harness::WrongProductReasons::of_shape(shape));
 }
 
-std::string demangle(const std::string& name) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(
-      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && text ? std::string(text.get()) : name;
-}
-
 // cuobjdump from the CUDA toolkit, if this machine has it.
 std::string find_cuobjdump() {
   std::vector<std::filesystem::path> dirs;
@@ -77,29 +69,18 @@ std::string find_cuobjdump() {
   return {};
 }
 
-// The machine code (SASS) of every kernel compiled into this program, by demangled name: the
-// text cuobjdump prints for it, every GPU architecture the program was built for together.
+// The machine code (SASS) of every kernel compiled into this program, by demangled name.
 std::map<std::string, std::string> program_sass(const std::string& cuobjdump) {
-  std::map<std::string, std::string> functions;
   const auto command =
       fmt::format("'{}' -sass '{}' 2>/dev/null", cuobjdump, harness::lab_run().executable);
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (!pipe) return functions;
-  std::array<char, 4096> line{};
-  std::string* current = nullptr;
-  const std::string marker = "Function : ";
-  while (std::fgets(line.data(), line.size(), pipe.get())) {
-    std::string text = line.data();
-    if (const auto at = text.find(marker); at != std::string::npos) {
-      std::string name = text.substr(at + marker.size());
-      while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
-        name.pop_back();
-      current = &functions[demangle(name)];
-    } else if (current) {
-      *current += text;
-    }
+  if (!pipe) return {};
+  std::string text;
+  std::array<char, 65536> chunk{};
+  while (const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), pipe.get())) {
+    text.append(chunk.data(), got);
   }
-  return functions;
+  return harness::split_sass_functions(text);
 }
 
 // Kernels that come from a library rather than from kernel.cu (cuBLAS, cuBLASLt, CUTLASS).
@@ -108,13 +89,6 @@ bool library_kernel_name(const std::string& name) {
       R"((cublas|cutlass|xmma|gemmSN|gemmk1|splitKreduce|^(void )?(maxwell|volta|turing|ampere|sm[0-9]+)_.*gemm))",
       std::regex::icase);
   return std::regex_search(name, pattern);
-}
-
-// Tensor-core instructions in SASS: HMMA and IMMA (mma.sync, wmma), HGMMA (Hopper wgmma), DMMA,
-// BMMA, and the UTC*MMA family of newer GPUs.
-bool uses_tensor_cores(const std::string& sass) {
-  static const std::regex pattern(R"(\b[A-Z]*MMA(\.|\b))");
-  return std::regex_search(sass, pattern);
 }
 
 }  // namespace
@@ -164,7 +138,7 @@ LAB_CHECK(Sgemm, PlainFp32) {
                                     launch.name));
       return;
     }
-    if (uses_tensor_cores(it->second)) {
+    if (harness::sass_uses_tensor_cores(it->second)) {
       check.set_verdict(Verdict::fail,
                         fmt::format("{} uses tensor-core instructions (wmma, mma or TF32): the "
                                     "race is for FP32 on the CUDA cores",
