@@ -88,7 +88,7 @@ TEST(BonusGrade, NotAttemptedEarnsNothingAndCostsNothing) {
 }
 
 TEST(BonusGrade, NoBonusPartWithoutBonusChecks) {
-  const auto spec = parse(R"({"lab": "l", "title": "t", "checks": [{"id": "A.B",
+  const auto spec = parse(R"({"lab": "lab1", "title": "t", "checks": [{"id": "A.B",
       "kind": "correctness", "title": "t", "points": 10}]})");
   EXPECT_EQ(format_score(grade_lab(spec, {record("A.B", Verdict::fail, 0.5)})), "5 / 10 points");
 }
@@ -138,7 +138,7 @@ TEST(TimingRounds, RoundTripAndDisagreement) {
 namespace harness {
 namespace {
 
-const char *kSass = R"(
+const char* kSass = R"sass(
 Fatbin elf code:
 ================
 arch = sm_90
@@ -146,23 +146,21 @@ arch = sm_90
 	code for sm_90
 		Function : _ZN12_GLOBAL__N_112sgemm_kernelEPKfS1_Pfiiibb
 	.headerflags	@"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"
-    /*0000*/ LDC R1,
-           c[0x0][0x28];              /* 0x00000a00ff017b82 */
-/*0010*/ HFMA2.MMA R5, -RZ, RZ, 0, 0; /* 0x00000000ff057435 */
-/*0020*/ @!P0 FFMA R8, R12, R16, R8;  /* 0x000000100c088223 */
-/*0030*/ EXIT;                        /* 0x000000000000794d */
-Function : _Z17sgemm_tf32_kernelPKfS0_Pfiii
-               /*0000*/ LDS .128 R4,
-           [R2];                                 /* 0x0000000002047984 */
-/*0010*/ @P1 HMMA .1684.F32.TF32 R8, R4, R6, R8; /* 0x000000060408723c */
-/*0020*/ EXIT;                                   /* 0x000000000000794d */
+        /*0000*/                   LDC R1, c[0x0][0x28] ;                  /* 0x00000a00ff017b82 */
+        /*0010*/                   HFMA2.MMA R5, -RZ, RZ, 0, 0 ;           /* 0x00000000ff057435 */
+        /*0020*/              @!P0 FFMA R8, R12, R16, R8 ;                 /* 0x000000100c088223 */
+        /*0030*/                   EXIT ;                                  /* 0x000000000000794d */
+		Function : _Z17sgemm_tf32_kernelPKfS0_Pfiii
+        /*0000*/                   LDS.128 R4, [R2] ;                      /* 0x0000000002047984 */
+        /*0010*/               @P1 HMMA.1684.F32.TF32 R8, R4, R6, R8 ;     /* 0x000000060408723c */
+        /*0020*/                   EXIT ;                                  /* 0x000000000000794d */
 
 Fatbin elf code:
 ================
 	code for sm_90
 		Function : _Z5wgmmav
-        /*0000*/                   HGMMA.64x128x8.F32.TF32 R24, gdesc[UR4], RZ ;  /* 0x00e0000004187df0 */
-)";
+        /*0000*/                   HGMMA.64x128x8.F32.TF32 R24, gdesc[UR4], RZ ; /* 0x00e0 */
+)sass";
 
 TEST(Sass, SplitsFunctionsByDemangledName) {
   const auto functions = split_sass_functions(kSass);
