@@ -16,6 +16,7 @@ find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
              HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
 
 function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
+  set(bonus_ids "")
   file(READ "${spec_file}" spec_text)
   string(JSON check_count ERROR_VARIABLE json_error LENGTH "${spec_text}" checks)
   if(json_error)
@@ -40,6 +41,10 @@ function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
     else()
       set(timeout 120)
     endif()
+    string(JSON bonus ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} bonus)
+    if(NOT json_error AND bonus)
+      list(APPEND bonus_ids "${id}")
+    endif()
     list(APPEND ids "${id}")
     list(APPEND kinds "${kind}")
     list(APPEND timeouts "${timeout}")
@@ -47,6 +52,7 @@ function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
   set(${out_ids} "${ids}" PARENT_SCOPE)
   set(${out_kinds} "${kinds}" PARENT_SCOPE)
   set(${out_timeouts} "${timeouts}" PARENT_SCOPE)
+  set(LABS_SPEC_BONUS_IDS "${bonus_ids}" PARENT_SCOPE)  # the optional checks ("bonus": true)
 endfunction()
 
 function(add_lab folder)
@@ -87,7 +93,12 @@ function(add_lab folder)
                                                    LAB_RESULTS_DIR="${results}")
   target_link_libraries(${lab}_checks PUBLIC harness)
 
-  add_executable(${lab} EXCLUDE_FROM_ALL "${kernel}")
+  # The optional bonus (bonus.cu next to kernel.cu) is built when it exists; without it the
+  # bonus checks say "not attempted" (the checks declare the bonus functions weak).
+  # CONFIGURE_DEPENDS: a bonus.cu added later is picked up by the next build.
+  get_filename_component(kernel_dir "${kernel}" DIRECTORY)
+  file(GLOB bonus_source CONFIGURE_DEPENDS "${kernel_dir}/bonus.cu")
+  add_executable(${lab} EXCLUDE_FROM_ALL "${kernel}" ${bonus_source})
   target_link_libraries(${lab} PRIVATE ${lab}_checks)
   # The report needs labgrade: `make labN` builds both.
   add_dependencies(${lab} labgrade)
@@ -125,7 +136,7 @@ function(add_lab folder)
     add_dependencies(all_labs ${lab})
   endif()
   if(LABS_BUILD_SELF_TESTS)
-    _labs_add_must_fail_tests(${lab} "${lab_dir}" "${ids}" "${kinds}")
+    _labs_add_must_fail_tests(${lab} "${lab_dir}" "${ids}" "${kinds}" "${LABS_SPEC_BONUS_IDS}")
   endif()
 endfunction()
 
@@ -160,7 +171,7 @@ endfunction()
 # lines name (one or more lines), where sanitizer.memcheck or sanitizer.racecheck means
 # compute-sanitizer must report errors (a race does not always show in the results, the sanitizer
 # always sees it). Without a GPU they are skipped.
-function(_labs_add_must_fail_tests lab lab_dir ids kinds)
+function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
   set(variants "starter=${lab_dir}/kernel.cu")
   file(GLOB wrong_kernels CONFIGURE_DEPENDS "${lab_dir}/tests/wrong/*.cu")
   foreach(file IN LISTS wrong_kernels)
@@ -169,7 +180,8 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds)
   endforeach()
   set(correctness_checks "")
   foreach(id kind IN ZIP_LISTS ids kinds)
-    if(kind STREQUAL "correctness")
+    # The bonus is optional: the starter's is "not attempted", not failed.
+    if(kind STREQUAL "correctness" AND NOT id IN_LIST bonus_ids)
       list(APPEND correctness_checks "${id}")
     endif()
   endforeach()

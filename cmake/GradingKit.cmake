@@ -99,12 +99,20 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   if(NOT EXISTS "${reference}")
     set(reference "")
   endif()
+  # The optional bonus: a submission's bonus.cu, when present, is compiled and linked with its
+  # kernel.cu (without it the bonus checks say "not attempted").
+  set(reference_bonus "${PROJECT_SOURCE_DIR}/solutions/${folder}/bonus.cu")
+  if(NOT EXISTS "${reference_bonus}")
+    set(reference_bonus "")
+  endif()
   file(GENERATE OUTPUT "${kit}/kit.json" CONTENT "{
   \"lab\": \"${lab}\",
   \"folder\": \"${folder}\",
   \"spec\": \"${kit}/spec.json\",
   \"handout\": \"${lab_dir}/README.md\",
   \"reference_kernel\": \"${reference}\",
+  \"optional_sources\": [\"bonus.cu\"],
+  \"reference_bonus\": \"${reference_bonus}\",
   \"nvcc\": \"${CMAKE_CUDA_COMPILER}\",
   \"cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"compile\": ${compile_json},

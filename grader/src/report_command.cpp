@@ -55,10 +55,9 @@ int report_command(const ReportOptions& options) {
     }
     const auto skipped_text =
         skipped ? fmt::format(", {} skipped ({})", skipped, skip_reason) : std::string();
-    const auto summary = fmt::format(
-        "{} ({}): {} / {} points, {} of {} checks passed{}; report: {}", grade.lab, grade.title,
-        harness::format_points(grade.points), harness::format_points(grade.max_points), passed,
-        grade.checks.size(), skipped_text, out.string());
+    const auto summary = fmt::format("{} ({}): {}, {} of {} checks passed{}; report: {}", grade.lab,
+                                     grade.title, harness::format_score(grade), passed,
+                                     grade.checks.size(), skipped_text, out.string());
     std::printf("%s\n", summary.c_str());
     for (const auto& problem : grade.problems) std::printf("warning: %s\n", problem.c_str());
     if (!options.summary_file.empty()) write_text(options.summary_file, summary + "\n");

@@ -97,6 +97,9 @@ void Check::decide_verdict() {
     record_.verdict = explicit_verdict_->first;
     record_.reason = explicit_verdict_->second;
     record_.fraction = record_.verdict == Verdict::pass ? 1.0 : 0.0;
+    if (explicit_fraction_ &&
+        (record_.verdict == Verdict::pass || record_.verdict == Verdict::fail))
+      record_.fraction = *explicit_fraction_;
     return;
   }
   if (record_.cases.empty()) {
@@ -165,6 +168,10 @@ void run_check(const std::function<void(Check&)>& body) {
   switch (record->verdict) {
     case Verdict::pass:
       std::printf("%s: pass: %s\n", record->check.c_str(), record->reason.c_str());
+      break;
+    case Verdict::not_attempted:
+      // An optional check left alone: reported, neither failed nor skipped.
+      std::printf("%s: not attempted: %s\n", record->check.c_str(), record->reason.c_str());
       break;
     case Verdict::skipped:
       GTEST_SKIP() << record->reason;

@@ -10,7 +10,8 @@ namespace harness {
 double points_for(const CheckSpec& check, Verdict verdict, double fraction) {
   switch (verdict) {
     case Verdict::pass:
-      return check.points;
+      if (check.full_points_at_share <= 0) return check.points;
+      [[fallthrough]];
     case Verdict::fail:
       // Round to hundredths so a report never shows 3.3333333 points.
       return std::round(check.points * std::clamp(fraction, 0.0, 1.0) * 100.0) / 100.0;
@@ -27,6 +28,16 @@ std::string format_points(double points) {
   return text == "-0" ? "0" : text;
 }
 
+std::string format_score(const LabGrade& grade) {
+  std::string text =
+      fmt::format("{} / {} points", format_points(grade.points), format_points(grade.max_points));
+  if (grade.bonus_max_points > 0) {
+    text += fmt::format(" (+{} of {} bonus)", format_points(grade.bonus_points),
+                        format_points(grade.bonus_max_points));
+  }
+  return text;
+}
+
 LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
                    std::vector<std::string> problems) {
   LabGrade grade;
@@ -36,7 +47,7 @@ LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
   for (const auto& check : spec.checks) {
     CheckGrade entry;
     entry.spec = &check;
-    entry.max_points = check.points;
+    entry.max_points = check.points;  // for a bonus check: what it can add
     const auto it = std::find_if(records.begin(), records.end(),
                                  [&](const auto& r) { return r.check == check.id; });
     if (it != records.end()) {
@@ -50,7 +61,12 @@ LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
       }
     }
     grade.points += entry.points;
-    grade.max_points += entry.max_points;
+    if (check.bonus) {
+      grade.bonus_points += entry.points;
+      grade.bonus_max_points += entry.max_points;
+    } else {
+      grade.max_points += entry.max_points;
+    }
     grade.checks.push_back(std::move(entry));
   }
   for (const auto& record : records) {

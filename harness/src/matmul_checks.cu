@@ -169,7 +169,8 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
       reference == SpeedReference::naive
           ? naive_reference(a.data(), b.data(), reference_c.data(), shape)
           : cublas_reference(a.data(), b.data(), reference_c.data(), shape);
-  const auto timing = measure_against(shape.label(), "GFLOP/s", student, timed_reference, options);
+  const auto timing = measure_rounds(shape.label(), "GFLOP/s", student, timed_reference, options,
+                                     check.spec().rounds());
   synchronize_after(call);
   if (!product_right()) {
     check.set_verdict(Verdict::fail, reasons.in_timed_runs);
@@ -178,7 +179,7 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
   const auto product = c.download();
   auto judged = timing;
   judged.output_digest = output_digest(product.data(), product.size());
-  judge_speed(check, judged, threshold, max_spread);
+  judge_share(check, judged, threshold, max_spread);  // judge_speed unless scored by share
 }
 
 }  // namespace harness

@@ -15,7 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<Verdict, std::string_view>, 7> kVerdictNames{{
+constexpr std::array<std::pair<Verdict, std::string_view>, 8> kVerdictNames{{
     {Verdict::pass, "pass"},
     {Verdict::fail, "fail"},
     {Verdict::error, "error"},
@@ -23,6 +23,7 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 7> kVerdictNames{{
     {Verdict::inconclusive, "inconclusive"},
     {Verdict::not_measured, "not_measured"},
     {Verdict::not_run, "not_run"},
+    {Verdict::not_attempted, "not_attempted"},
 }};
 
 // Reads an optional field, keeping the default when it is absent; a field of the wrong type
@@ -122,21 +123,33 @@ CaseResult case_from(const json& in) {
 }
 
 json to_json_value(const Timing& t) {
-  return {{"size", t.size},
-          {"rate_unit", t.rate_unit},
-          {"repetitions", t.repetitions},
-          {"median_ms", t.median_ms},
-          {"min_ms", t.min_ms},
-          {"max_ms", t.max_ms},
-          {"spread", t.spread},
-          {"rate", t.rate},
-          {"reference_name", t.reference_name},
-          {"reference_median_ms", t.reference_median_ms},
-          {"reference_rate", t.reference_rate},
-          {"reference_spread", t.reference_spread},
-          {"ratio", t.ratio},
-          {"threshold", t.threshold},
-          {"output_digest", t.output_digest}};
+  json out = {{"size", t.size},
+              {"rate_unit", t.rate_unit},
+              {"repetitions", t.repetitions},
+              {"median_ms", t.median_ms},
+              {"min_ms", t.min_ms},
+              {"max_ms", t.max_ms},
+              {"spread", t.spread},
+              {"rate", t.rate},
+              {"reference_name", t.reference_name},
+              {"reference_median_ms", t.reference_median_ms},
+              {"reference_rate", t.reference_rate},
+              {"reference_spread", t.reference_spread},
+              {"ratio", t.ratio},
+              {"threshold", t.threshold},
+              {"output_digest", t.output_digest}};
+  if (!t.rounds.empty()) {
+    json rounds = json::array();
+    for (const auto& r : t.rounds) {
+      rounds.push_back({{"median_ms", r.median_ms},
+                        {"spread", r.spread},
+                        {"reference_median_ms", r.reference_median_ms},
+                        {"reference_spread", r.reference_spread},
+                        {"ratio", r.ratio}});
+    }
+    out["rounds"] = std::move(rounds);
+  }
+  return out;
 }
 
 Timing timing_from(const json& in) {
@@ -156,6 +169,17 @@ Timing timing_from(const json& in) {
   read_optional(in, "ratio", t.ratio);
   read_optional(in, "threshold", t.threshold);
   read_optional(in, "output_digest", t.output_digest);
+  if (auto it = in.find("rounds"); it != in.end()) {
+    for (const auto& r : *it) {
+      TimingRound round;
+      read_optional(r, "median_ms", round.median_ms);
+      read_optional(r, "spread", round.spread);
+      read_optional(r, "reference_median_ms", round.reference_median_ms);
+      read_optional(r, "reference_spread", round.reference_spread);
+      read_optional(r, "ratio", round.ratio);
+      t.rounds.push_back(round);
+    }
+  }
   return t;
 }
 
@@ -195,6 +219,14 @@ std::string safe_file_stem(std::string_view check) {
 
 }  // namespace
 
+double rounds_disagreement(const Timing& timing) {
+  if (timing.rounds.size() < 2) return 0;
+  const auto [low, high] = std::minmax_element(
+      timing.rounds.begin(), timing.rounds.end(),
+      [](const TimingRound& a, const TimingRound& b) { return a.ratio < b.ratio; });
+  return low->ratio > 0 ? (high->ratio - low->ratio) / low->ratio : 0;
+}
+
 std::string_view to_string(Verdict verdict) {
   for (const auto& [value, name] : kVerdictNames) {
     if (value == verdict) return name;
@@ -208,6 +240,8 @@ std::string_view verdict_words(Verdict verdict) {
       return "not measured";
     case Verdict::not_run:
       return "not run";
+    case Verdict::not_attempted:
+      return "not attempted";
     default:
       return to_string(verdict);
   }

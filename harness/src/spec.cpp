@@ -70,6 +70,16 @@ double CheckSpec::positive(std::string_view key) const {
   return value.get<double>();
 }
 
+int CheckSpec::rounds() const {
+  if (!has("rounds")) return 1;
+  const int value = param<int>("rounds");
+  if (value < 1 || value > 10) {
+    throw SpecError(
+        fmt::format("{}: check '{}': 'rounds' runs from 1 to 10, got {}", source, id, value));
+  }
+  return value;
+}
+
 int CheckSpec::width(std::string_view key, int max) const {
   return checked_width(*this, key, param<int>(key), max);
 }
@@ -86,7 +96,13 @@ std::vector<int> CheckSpec::widths(std::string_view key, int max) const {
 
 double LabSpec::total_points() const {
   double total = 0;
-  for (const auto& check : checks) total += check.points;
+  for (const auto& check : checks) total += check.bonus ? 0 : check.points;
+  return total;
+}
+
+double LabSpec::bonus_points() const {
+  double total = 0;
+  for (const auto& check : checks) total += check.bonus ? check.points : 0;
   return total;
 }
 
@@ -152,6 +168,20 @@ LabSpec parse_spec(const json& document, const std::string& source) {
         throw SpecError(fmt::format("{}: {}: 'timeout_s' must be a number > 0", source, where));
       }
       check.timeout_s = timeout->get<double>();
+    }
+    if (const auto bonus = entry.find("bonus"); bonus != entry.end()) {
+      if (!bonus->is_boolean()) {
+        throw SpecError(fmt::format("{}: {}: 'bonus' must be true or false", source, where));
+      }
+      check.bonus = bonus->get<bool>();
+    }
+    if (const auto full = entry.find("full_points_at_share"); full != entry.end()) {
+      if (!full->is_number() || full->get<double>() <= 0 || check.kind != "speed") {
+        throw SpecError(
+            fmt::format("{}: {}: 'full_points_at_share' must be a number > 0, on a speed check",
+                        source, where));
+      }
+      check.full_points_at_share = full->get<double>();
     }
     spec.checks.push_back(std::move(check));
   }

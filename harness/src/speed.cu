@@ -34,6 +34,28 @@ Timing measure_against(const std::string& size, const std::string& rate_unit,
   return t;
 }
 
+Timing measure_rounds(const std::string& size, const std::string& rate_unit,
+                      const TimedWork& student, const TimedWork& reference,
+                      const TimingOptions& options, int rounds) {
+  std::vector<Timing> measured;
+  for (int r = 0; r < std::max(1, rounds); ++r) {
+    measured.push_back(measure_against(size, rate_unit, student, reference, options));
+  }
+  if (measured.size() == 1) return measured.front();  // a single measurement, as before
+  std::vector<Timing> by_ratio = measured;
+  std::sort(by_ratio.begin(), by_ratio.end(),
+            [](const Timing& a, const Timing& b) { return a.ratio < b.ratio; });
+  Timing t = by_ratio[(by_ratio.size() - 1) / 2];
+  for (const auto& m : measured) {
+    t.spread = std::max(t.spread, m.spread);
+    t.reference_spread = std::max(t.reference_spread, m.reference_spread);
+    t.min_ms = std::min(t.min_ms, m.min_ms);
+    t.max_ms = std::max(t.max_ms, m.max_ms);
+    t.rounds.push_back({m.median_ms, m.spread, m.reference_median_ms, m.reference_spread, m.ratio});
+  }
+  return t;
+}
+
 namespace {
 
 // Whole percents from 10% up; below, two significant digits (lab 3 runs at 0.9% of naive, and a
@@ -57,10 +79,30 @@ void judge_speed(Check& check, const Timing& timing, double threshold, double ma
                                   spread * 100, max_spread * 100));
     return;
   }
+  if (const double apart = rounds_disagreement(timing); apart > max_spread) {
+    check.set_verdict(Verdict::inconclusive,
+                      fmt::format("the {} rounds disagree by {:.1f}% (> {:.0f}%): the GPU may be "
+                                  "busy or throttling; re-run",
+                                  timing.rounds.size(), apart * 100, max_spread * 100));
+    return;
+  }
   const auto summary = fmt::format("{:.0f} {} = {} of {} ({:.0f} {}); needs {}", timing.rate,
                                    timing.rate_unit, percent(timing.ratio), timing.reference_name,
                                    timing.reference_rate, timing.rate_unit, percent(threshold));
-  check.set_verdict(timing.ratio >= threshold ? Verdict::pass : Verdict::fail, summary);
+  std::string rounds;
+  for (const auto& r : timing.rounds) {
+    rounds += fmt::format("{}{:.1f}%", rounds.empty() ? "" : ", ", r.ratio * 100);
+  }
+  check.set_verdict(timing.ratio >= threshold ? Verdict::pass : Verdict::fail,
+                    rounds.empty() ? summary
+                                   : fmt::format("{} (rounds: {}; spread at most {:.1f}%)", summary,
+                                                 rounds, spread * 100));
+}
+
+void judge_share(Check& check, const Timing& timing, double threshold, double max_spread) {
+  judge_speed(check, timing, threshold, max_spread);
+  const double full = check.spec().full_points_at_share;
+  if (full > 0) check.set_fraction(std::clamp(timing.ratio / full, 0.0, 1.0));
 }
 
 TimedWork memcpy_reference(const float* source, float* destination, std::size_t bytes) {

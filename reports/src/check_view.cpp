@@ -16,7 +16,7 @@ std::vector<CheckView> make_check_views(const harness::LabGrade& grade) {
     if (check.spec) {
       view.id = check.spec->id;
       view.title = check.spec->title;
-      view.kind = check.spec->kind;
+      view.kind = check.spec->bonus ? check.spec->kind + " (bonus)" : check.spec->kind;
     } else if (view.record) {
       view.id = view.record->check;
       view.title = view.record->title;

@@ -76,6 +76,8 @@ std::string_view verdict_class(harness::Verdict verdict) {
       return "not-measured";
     case harness::Verdict::not_run:
       return "not-run";
+    case harness::Verdict::not_attempted:
+      return "not-attempted";
   }
   return "unknown";
 }
@@ -98,6 +100,7 @@ std::string verdict_badge(harness::Verdict verdict) {
       break;
     case harness::Verdict::skipped:
     case harness::Verdict::not_measured:
+    case harness::Verdict::not_attempted:
       symbol = "&#8211;";  // en dash
       break;
     case harness::Verdict::not_run:

@@ -14,8 +14,7 @@ namespace reports {
 std::string render_lab_report(const harness::LabGrade& grade, const ReportContext& context) {
   const auto checks = detail::make_check_views(grade);
   std::string title =
-      fmt::format("{} {}: {} / {} points", grade.lab, grade.title,
-                  detail::format_points(grade.points), detail::format_points(grade.max_points));
+      fmt::format("{} {}: {}", grade.lab, grade.title, harness::format_score(grade));
   if (!context.student.empty()) title += " (" + context.student + ")";
 
   const detail::PlaceholderValues values{

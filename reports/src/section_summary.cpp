@@ -38,7 +38,8 @@ std::string verdict_summary(std::span<const CheckView> checks) {
   std::string text = fmt::format("{} of {} checks passed", passed, checks.size());
   constexpr std::array others{harness::Verdict::fail,         harness::Verdict::error,
                               harness::Verdict::inconclusive, harness::Verdict::not_measured,
-                              harness::Verdict::skipped,      harness::Verdict::not_run};
+                              harness::Verdict::skipped,      harness::Verdict::not_run,
+                              harness::Verdict::not_attempted};
   for (const auto verdict : others) {
     if (const auto n = count(verdict); n > 0)
       text += fmt::format(R"( &#183; <span class="nowrap">{} {}</span>)", n, counted(verdict, n));
@@ -52,7 +53,8 @@ std::string render_header(const harness::LabGrade& grade, std::span<const CheckV
                           const ReportContext& context) {
   const bool all_passed =
       !checks.empty() && std::all_of(checks.begin(), checks.end(), [](const CheckView& c) {
-        return c.verdict == harness::Verdict::pass;
+        // An optional (bonus) check left alone does not stand in the way of "Passed."
+        return c.verdict == harness::Verdict::pass || c.verdict == harness::Verdict::not_attempted;
       });
   const double share =
       grade.max_points > 0 ? std::clamp(grade.points / grade.max_points, 0.0, 1.0) : 0.0;
@@ -69,7 +71,7 @@ std::string render_header(const harness::LabGrade& grade, std::span<const CheckV
 {student}
 </div>
 <div class="score-card {status}">
-<p class="score">{points} / {max_points} points</p>
+<p class="score">{points} / {max_points} points{bonus}</p>
 <div class="meter" aria-hidden="true"><div class="meter-fill" style="width: {width:.1f}%"></div></div>
 <p class="score-headline">{headline}</p>
 <p class="score-summary">{summary}</p>
@@ -78,7 +80,13 @@ std::string render_header(const harness::LabGrade& grade, std::span<const CheckV
       fmt::arg("lab", html_escape(grade.lab)), fmt::arg("title", html_escape(grade.title)),
       fmt::arg("student", student), fmt::arg("status", all_passed ? "status-pass" : "status-open"),
       fmt::arg("points", format_points(grade.points)),
-      fmt::arg("max_points", format_points(grade.max_points)), fmt::arg("width", share * 100),
+      fmt::arg("max_points", format_points(grade.max_points)),
+      fmt::arg("bonus", grade.bonus_max_points > 0
+                            ? fmt::format(R"(<span class="bonus"> (+{} of {} bonus)</span>)",
+                                          format_points(grade.bonus_points),
+                                          format_points(grade.bonus_max_points))
+                            : std::string()),
+      fmt::arg("width", share * 100),
       fmt::arg("headline", all_passed ? "Passed." : "Not passed yet."),
       fmt::arg("summary", verdict_summary(checks)));
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "exports/leaderboard.hpp"
 #include "exports/text.hpp"
 
 namespace exports {
@@ -62,23 +63,35 @@ nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOut
       const double points = check_points(outcome, check.id);
       const auto verdict = grade ? grade->verdict : harness::Verdict::not_run;
       score += points;
+      // A bonus check is extra credit: named so, tagged "bonus", and the score may exceed the
+      // assignment's total. An optional check left alone is not a failure.
+      auto tags = nlohmann::json::array({text::clean(check.kind, false)});
+      if (check.bonus) tags.push_back("bonus");
+      const bool passed = verdict == harness::Verdict::pass ||
+                          (check.bonus && verdict == harness::Verdict::not_attempted);
       tests.push_back(
-          test_entry(points, check.points, verdict == harness::Verdict::pass,
-                     fmt::format("{} ({})", check.title, check.id), fmt::format("{}", ++number),
-                     check_output(grade), nlohmann::json::array({text::clean(check.kind, false)}),
+          test_entry(points, check.points, passed,
+                     fmt::format("{}{} ({})", check.bonus ? "Bonus (extra credit): " : "",
+                                 check.title, check.id),
+                     fmt::format("{}", ++number), check_output(grade), std::move(tags),
                      nlohmann::json{{"check", text::clean(check.id, false)},
-                                    {"verdict", std::string(harness::verdict_words(verdict))}}));
+                                    {"verdict", std::string(harness::verdict_words(verdict))},
+                                    {"bonus", check.bonus}}));
     }
   }
 
   std::string output = fmt::format("{}: {}\nStatus: {}\nScore: {} of {}", text::clean(spec.lab),
                                    text::clean(spec.title), status, harness::format_points(score),
                                    harness::format_points(spec.total_points()));
+  if (spec.bonus_points() > 0 && outcome.grade) {
+    output += fmt::format(" (+{} of {} bonus)", harness::format_points(outcome.grade->bonus_points),
+                          harness::format_points(spec.bonus_points()));
+  }
   if (outcome.grade) {
     for (const auto& problem : outcome.grade->problems) output += "\nProblem: " + problem;
     if (!outcome.message.empty()) output += "\n\n" + outcome.message;
   }
-  return nlohmann::json{
+  auto results = nlohmann::json{
       {"score", score},
       {"output", output_text(output)},
       {"output_format", "text"},
@@ -89,6 +102,11 @@ nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOut
         {"status", status},
         {"max_score", spec.total_points()}}},
   };
+  // Lab 8's race: Gradescope's leaderboard (only for specs that mark leaderboard checks).
+  if (auto leaderboard = gradescope_leaderboard(spec, outcome); !leaderboard.empty()) {
+    results["leaderboard"] = std::move(leaderboard);
+  }
+  return results;
 }
 
 }  // namespace exports

@@ -39,6 +39,7 @@ std::string testcase(const harness::LabSpec& spec, const harness::CheckSpec& che
     case harness::Verdict::skipped:
     case harness::Verdict::inconclusive:
     case harness::Verdict::not_measured:
+    case harness::Verdict::not_attempted:
       ++counts.skipped;
       return out + fmt::format(">\n      <skipped message=\"{}: {}\"/>\n    </testcase>\n",
                                harness::verdict_words(verdict), attr(reason));

@@ -49,6 +49,9 @@ class Check {
 
   // For checks that are one verdict rather than a list of cases (speed, structure).
   void set_verdict(Verdict verdict, std::string reason);
+  // The share of the check's points earned, for a verdict set with set_verdict (else pass is 1
+  // and everything else 0); used by checks scored by share (full_points_at_share).
+  void set_fraction(double fraction) { explicit_fraction_ = fraction; }
   void set_timing(const Timing& timing) { record_.timing = timing; }
   void note(std::string text) { record_.notes.push_back(std::move(text)); }
 
@@ -61,6 +64,7 @@ class Check {
   const CheckSpec& spec_;
   CheckRecord record_;
   std::optional<std::pair<Verdict, std::string>> explicit_verdict_;
+  std::optional<double> explicit_fraction_;
 };
 
 // Runs a check body, records the outcome and reports it to GoogleTest.

@@ -73,7 +73,8 @@ enum class SpeedReference { naive, cublas };  // naive_reference or cublas_refer
 // output can be compared bit for bit with cuBLAS's product on the GPU: once before timing (a
 // kernel that computes nothing would otherwise be the fastest) and again on the output of the
 // timed runs. The spec gives the threshold (under `threshold_key`), "max_spread" and
-// "repetitions"; judge_speed sets the verdict.
+// "repetitions" (and optionally "rounds" and "full_points_at_share"); judge_share sets the
+// verdict.
 void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& shape,
                         SpeedReference reference, const char* threshold_key,
                         const WrongProductReasons& reasons);

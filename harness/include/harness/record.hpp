@@ -18,7 +18,18 @@ namespace harness {
 inline constexpr int kRecordSchema = 1;
 
 // pass/fail are verdicts on the student's code; the others say the check could not judge it.
-enum class Verdict { pass, fail, error, skipped, inconclusive, not_measured, not_run };
+// not_attempted: an optional (bonus) check whose function the student did not write; it earns
+// nothing and fails nothing.
+enum class Verdict {
+  pass,
+  fail,
+  error,
+  skipped,
+  inconclusive,
+  not_measured,
+  not_run,
+  not_attempted
+};
 
 std::string_view to_string(Verdict verdict);
 // The verdict in words for people: "not measured" where to_string gives "not_measured".
@@ -75,6 +86,17 @@ struct CaseResult {
   std::string output_digest;
 };
 
+// One of several measurements of the same pair in one run (speed checks with "rounds" > 1): each
+// round alternates the student's kernel and the reference on its own, so two rounds that agree
+// show that the figure is not a fluke of the moment.
+struct TimingRound {
+  double median_ms = 0;
+  double spread = 0;
+  double reference_median_ms = 0;
+  double reference_spread = 0;
+  double ratio = 0;
+};
+
 // A speed measurement against a reference timed in the same run.
 struct Timing {
   std::string size;
@@ -92,7 +114,12 @@ struct Timing {
   double ratio = 0;      // rate / reference_rate
   double threshold = 0;  // ratio needed to pass
   std::string output_digest;  // digest of the timed kernel's (exact) output, as in CaseResult
+  std::vector<TimingRound> rounds;  // empty for a single measurement
 };
+
+// How far the rounds of a timing disagree: (largest ratio - smallest) / smallest; 0 for fewer
+// than two rounds.
+double rounds_disagreement(const Timing& timing);
 
 struct DeviceInfo {
   std::string name;

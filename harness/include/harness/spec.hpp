@@ -25,6 +25,12 @@ struct CheckSpec {
   std::string title;  // one line for the report
   double points = 0;
   double timeout_s = 120;
+  // "bonus": true: extra points on top of the lab's total. A bonus check is optional: a student
+  // who does not attempt it gets "not attempted" and 0 extra points, never a failure.
+  bool bonus = false;
+  // "full_points_at_share": s (speed checks): the points scale with the measured share of the
+  // reference, full points at share s and above (lab 8 scores by share of cuBLAS). 0: off.
+  double full_points_at_share = 0;
   nlohmann::json params;  // the whole entry, for the lab's own parameters
   std::string source;     // the spec file, for messages
 
@@ -50,6 +56,8 @@ struct CheckSpec {
   std::pair<int, int> size(std::string_view key) const;
   // A positive number, e.g. a threshold; throws if absent, not a number or <= 0.
   double positive(std::string_view key) const;
+  // "rounds": how many times a speed check measures (1 when absent, at most 10).
+  int rounds() const;
   // A width (or any count of elements): a whole number from 1 to `max`.
   int width(std::string_view key, int max) const;
   // A non-empty list of widths, each from 1 to `max`.
@@ -62,7 +70,8 @@ struct LabSpec {
   std::string source;
   std::vector<CheckSpec> checks;
 
-  double total_points() const;
+  double total_points() const;  // the base total: bonus checks not included
+  double bonus_points() const;  // what the bonus checks add at most
   const CheckSpec* find(std::string_view id) const;
   const CheckSpec& at(std::string_view id) const;  // throws SpecError
 };

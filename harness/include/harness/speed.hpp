@@ -22,9 +22,23 @@ Timing measure_against(const std::string& size, const std::string& rate_unit,
                        const TimedWork& student, const TimedWork& reference,
                        const TimingOptions& options);
 
+// measure_against `rounds` times in a row (each round its own alternation, warm-up and L2 flushes)
+// and every round kept in timing.rounds. The top-level figures are those of the round with the
+// median ratio (the lower middle one for an even count, so two rounds report the slower), and
+// the top-level spreads the widest of any round, so a noisy round is never hidden. One round is
+// exactly measure_against (no rounds listed).
+Timing measure_rounds(const std::string& size, const std::string& rate_unit,
+                      const TimedWork& student, const TimedWork& reference,
+                      const TimingOptions& options, int rounds);
+
 // Sets the check's timing and verdict: pass at ratio >= threshold; inconclusive (not failed) when
-// either measurement is too noisy to judge (a busy or throttling GPU).
+// either measurement is too noisy to judge (a busy or throttling GPU), or when rounds disagree by
+// more than max_spread.
 void judge_speed(Check& check, const Timing& timing, double threshold, double max_spread);
+
+// judge_speed, then the points scaled by share (spec "full_points_at_share"): the check's
+// fraction is ratio / full_points_at_share, at most 1. Passing only needs `threshold`.
+void judge_share(Check& check, const Timing& timing, double threshold, double max_spread);
 
 // cudaMemcpy device to device of `bytes` from `source` to `destination`: the bandwidth reference.
 TimedWork memcpy_reference(const float* source, float* destination, std::size_t bytes);

@@ -1,5 +1,7 @@
 // Lab 1's graded checks. Each LAB_CHECK matches an entry of ../spec.json, which gives its points,
 // sizes and thresholds.
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -10,6 +12,11 @@
 #include "harness/random.hpp"
 #include "harness/speed.hpp"
 #include "lab1.h"
+#include "lab1_bonus.h"
+
+// The bonus is optional: bonus.cu may be absent from a submission. Declared weak, the function's
+// address is null when nothing defines it, and the program still links.
+void copy_matrix_fast(const float* in, float* out, int rows, int cols) __attribute__((weak));
 
 namespace {
 
@@ -108,15 +115,41 @@ void check_copy_speed(Check& check, CopyLauncher copy, const char* name) {
   const std::size_t bytes = in.size() * sizeof(float);
   const harness::TimedWork student{name, [&] { copy(in.data(), out.data(), rows, cols); },
                                    2.0 * static_cast<double>(bytes)};
-  const auto timing = harness::measure_against(
+  const auto timing = harness::measure_rounds(
       size, "GB/s", student, harness::memcpy_reference(in.data(), reference_out.data(), bytes),
-      options);
+      options, check.spec().rounds());
   harness::synchronize_after(call);
   if (!copies_right()) {
     check.set_verdict(Verdict::fail, fmt::format("the {} copy was wrong in the timed runs", size));
     return;
   }
   harness::judge_speed(check, timing, threshold, max_spread);
+}
+
+// The bonus checks run only for an attempt: copy_matrix_fast defined (bonus.cu in the build) and
+// writing something. The starter's stub writes nothing: that is "not attempted", no extra points
+// and no failure, rather than a wrong copy.
+bool bonus_attempted(Check& check) {
+  if (copy_matrix_fast == nullptr) {
+    check.set_verdict(Verdict::not_attempted,
+                      "copy_matrix_fast is not defined (no bonus.cu): the bonus is optional");
+    return false;
+  }
+  const int rows = 64;
+  const int cols = 64;
+  auto in = DeviceBuffer::matrix("in", rows, cols);
+  auto out = DeviceBuffer::matrix("out", rows, cols);
+  in.fill_random(check.seed_for("attempted"));
+  copy_matrix_fast(in.data(), out.data(), rows, cols);
+  harness::synchronize_after(fmt::format("copy_matrix_fast(in, out, {}, {})", rows, cols));
+  const auto written = out.download();
+  if (std::all_of(written.begin(), written.end(), [](float v) { return std::isnan(v); })) {
+    check.set_verdict(
+        Verdict::not_attempted,
+        "copy_matrix_fast writes nothing (the starter's stub): the bonus is optional");
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -165,4 +198,36 @@ LAB_CHECK(CopyMatrixStrided, ElementsPerThread) {
 
 LAB_CHECK(CopyMatrixStrided, Speed) {
   check_copy_speed(check, copy_matrix_strided, "copy_matrix_strided");
+}
+
+// ---- bonus (optional, extra points): copy_matrix_fast in bonus.cu ---------------------------
+
+LAB_CHECK(CopyMatrixFast, Correctness) {
+  if (!bonus_attempted(check)) return;
+  check_copies_exactly(check, copy_matrix_fast, "copy_matrix_fast");
+}
+
+LAB_CHECK(CopyMatrixFast, ElementsPerThread) {
+  if (!bonus_attempted(check)) return;
+  const auto observed = observe_launch(check, copy_matrix_fast, "copy_matrix_fast");
+  if (!observed) return;
+  const auto [rows, cols] = check.spec().size("size");
+  const double needed = check.spec().positive("min_elements_per_thread");
+  const double per_thread =
+      static_cast<double>(rows) * cols / static_cast<double>(observed->threads);
+  const auto summary = fmt::format("{} threads for {}x{} elements: {:.1f} elements per thread",
+                                   observed->threads, rows, cols, per_thread);
+  if (per_thread >= needed) {
+    check.set_verdict(Verdict::pass, summary);
+  } else {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("{}; needs {} or more: a grid-stride loop over float4s with a "
+                                  "grid of a few blocks per SM",
+                                  summary, needed));
+  }
+}
+
+LAB_CHECK(CopyMatrixFast, Speed) {
+  if (!bonus_attempted(check)) return;
+  check_copy_speed(check, copy_matrix_fast, "copy_matrix_fast");
 }

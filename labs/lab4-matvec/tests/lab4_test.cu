@@ -7,6 +7,7 @@
 // problem.b = the vector C; the buffers below carry the lab's names so that messages match the
 // handout.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +20,11 @@
 #include "harness/observe.hpp"
 #include "harness/speed.hpp"
 #include "lab4.h"
+#include "lab4_bonus.h"
+
+// The bonus is optional: bonus.cu may be absent from a submission. Declared weak, the function's
+// address is null when nothing defines it, and the program still links.
+void matvec_fast(float* A, const float* B, const float* C, int n) __attribute__((weak));
 
 namespace {
 
@@ -33,21 +39,28 @@ using harness::Verdict;
 // n * n must fit in an int: the contract indexes B with int arithmetic.
 constexpr int kLargestN = 46340;
 
-std::string call_text(int n) { return fmt::format("matvec(A, B, C, {})", n); }
+// The lab's launcher, or the bonus's (matvec_fast): same contract.
+using MatvecLauncher = void (*)(float* A, const float* B, const float* C, int n);
+
+std::string call_text(int n, const char* name = "matvec") {
+  return fmt::format("{}(A, B, C, {})", name, n);
+}
 
 // The lab's three buffers for one problem: B (n x n) and C (n) uploaded, A (n) poisoned with NaN,
 // all with guard zones.
 struct MatvecBuffers {
-  explicit MatvecBuffers(const MatmulProblem& problem)
-      : n(problem.shape.m),
+  explicit MatvecBuffers(const MatmulProblem& problem, MatvecLauncher launcher = matvec)
+      : matvec_launcher(launcher),
+        n(problem.shape.m),
         B(DeviceBuffer::matrix("B", n, n)),
         C(DeviceBuffer::matrix("C", n, 1)),
         A(DeviceBuffer::matrix("A", n, 1)) {
     B.upload(problem.a);
     C.upload(problem.b);
   }
-  void launch() { matvec(A.data(), B.data(), C.data(), n); }
+  void launch() { matvec_launcher(A.data(), B.data(), C.data(), n); }
 
+  MatvecLauncher matvec_launcher;
   int n;
   DeviceBuffer B;
   DeviceBuffer C;
@@ -64,10 +77,11 @@ void expect_output(CaseResult& result, const MatvecBuffers& buffers,
 
 // One case: the launcher called once; A right, nothing written outside A, B and C unchanged.
 void run_matvec_case(CaseResult& result, const MatmulProblem& problem,
-                     const std::vector<float>& expected, const std::vector<float>& tolerance) {
-  MatvecBuffers buffers(problem);
+                     const std::vector<float>& expected, const std::vector<float>& tolerance,
+                     MatvecLauncher launcher = matvec, const char* name = "matvec") {
+  MatvecBuffers buffers(problem, launcher);
   buffers.launch();
-  harness::synchronize_after(call_text(buffers.n));
+  harness::synchronize_after(call_text(buffers.n, name));
   expect_output(result, buffers, expected, tolerance);
   harness::expect_guards_intact(result, buffers.B, buffers.n);
   harness::expect_guards_intact(result, buffers.C, 1);
@@ -77,14 +91,15 @@ void run_matvec_case(CaseResult& result, const MatmulProblem& problem,
 
 // Random problems at every n of the spec: integers compare exactly, reals within the harness's
 // tolerance (derived from n); large ones are checked against cuBLAS.
-void check_random_problems(Check& check, Values values) {
+void check_random_problems(Check& check, Values values, MatvecLauncher launcher = matvec,
+                           const char* name = "matvec") {
   for (int n : check.spec().widths("n", kLargestN)) {
     const MatmulShape shape{n, n, 1};
     const auto label = fmt::format("{} {}", harness::values_name(values), shape.label());
     check.run_case(label, [&](CaseResult& result) {
       const auto problem = harness::random_problem(shape, values, check.seed_for(label));
       const auto expected = harness::expected_product(problem);
-      run_matvec_case(result, problem, expected.c, expected.tolerance);
+      run_matvec_case(result, problem, expected.c, expected.tolerance, launcher, name);
     });
   }
 }
@@ -160,6 +175,77 @@ std::vector<VectorAnswer> known_vector_answers() {
   return out;
 }
 
+// Bandwidth as a share of cudaMemcpy's, timed in the same run. The kernel reads B once (and C, and
+// writes A): 4 (n^2 + 2n) bytes. The reference copies B (n^2 floats) device to device, which reads
+// and writes 4 n^2 bytes each. Correctness is checked at the timed size first (a kernel that does
+// nothing would be the fastest) and again after the timed runs.
+void check_matvec_speed(Check& check, MatvecLauncher launcher, const char* name) {
+  const int n = check.spec().width("n", kLargestN);
+  const double threshold = check.spec().positive("min_share_of_memcpy");
+  const double max_spread = check.spec().positive("max_spread");
+  harness::TimingOptions options;
+  options.repetitions = check.spec().param<int>("repetitions");
+
+  const MatmulShape shape{n, n, 1};
+  const auto problem = harness::random_problem(shape, Values::integers, check.seed_for("input"));
+  const auto expected = harness::expected_product(problem);
+  MatvecBuffers buffers(problem, launcher);
+  const std::size_t matrix_bytes = static_cast<std::size_t>(n) * n * sizeof(float);
+  DeviceBuffer reference_out("reference_out", static_cast<std::size_t>(n) * n, 0);
+  const auto call = call_text(n, name);
+  const auto output_wrong = [&] {
+    CaseResult output;
+    expect_output(output, buffers, expected.c);
+    return output.verdict == Verdict::pass ? std::string() : output.reason;
+  };
+
+  buffers.launch();
+  harness::synchronize_after(call);
+  if (const auto wrong = output_wrong(); !wrong.empty()) {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("{} is wrong ({}), so its speed is not graded", call, wrong));
+    return;
+  }
+  buffers.A.poison();
+
+  const double bytes_moved = 4.0 * (static_cast<double>(n) * n + 2.0 * n);
+  const harness::TimedWork student{name, [&] { buffers.launch(); }, bytes_moved};
+  const auto timing = harness::measure_rounds(
+      shape.label(), "GB/s", student,
+      harness::memcpy_reference(buffers.B.data(), reference_out.data(), matrix_bytes), options,
+      check.spec().rounds());
+  harness::synchronize_after(call);
+  if (const auto wrong = output_wrong(); !wrong.empty()) {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("{} was wrong in the timed runs ({})", call, wrong));
+    return;
+  }
+  harness::judge_speed(check, timing, threshold, max_spread);
+}
+
+// The bonus checks run only for an attempt: matvec_fast defined (bonus.cu in the build) and
+// writing something. The starter's stub writes nothing: that is "not attempted", no extra points
+// and no failure, rather than a wrong product.
+bool bonus_attempted(Check& check) {
+  if (matvec_fast == nullptr) {
+    check.set_verdict(Verdict::not_attempted,
+                      "matvec_fast is not defined (no bonus.cu): the bonus is optional");
+    return false;
+  }
+  const MatmulShape shape{64, 64, 1};
+  MatvecBuffers buffers(
+      harness::random_problem(shape, Values::integers, check.seed_for("attempted")), matvec_fast);
+  buffers.launch();
+  harness::synchronize_after(call_text(shape.m, "matvec_fast"));
+  const auto written = buffers.A.download();
+  if (std::all_of(written.begin(), written.end(), [](float v) { return std::isnan(v); })) {
+    check.set_verdict(Verdict::not_attempted,
+                      "matvec_fast writes nothing (the starter's stub): the bonus is optional");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 LAB_CHECK(Matvec, Integers) { check_random_problems(check, Values::integers); }
@@ -212,49 +298,16 @@ LAB_CHECK(Matvec, Threads) {
   }
 }
 
-// Bandwidth as a share of cudaMemcpy's, timed in the same run. The kernel reads B once (and C, and
-// writes A): 4 (n^2 + 2n) bytes. The reference copies B (n^2 floats) device to device, which reads
-// and writes 4 n^2 bytes each. Correctness is checked at the timed size first (a kernel that does
-// nothing would be the fastest) and again after the timed runs.
-LAB_CHECK(Matvec, Speed) {
-  const int n = check.spec().width("n", kLargestN);
-  const double threshold = check.spec().positive("min_share_of_memcpy");
-  const double max_spread = check.spec().positive("max_spread");
-  harness::TimingOptions options;
-  options.repetitions = check.spec().param<int>("repetitions");
+LAB_CHECK(Matvec, Speed) { check_matvec_speed(check, matvec, "matvec"); }
 
-  const MatmulShape shape{n, n, 1};
-  const auto problem = harness::random_problem(shape, Values::integers, check.seed_for("input"));
-  const auto expected = harness::expected_product(problem);
-  MatvecBuffers buffers(problem);
-  const std::size_t matrix_bytes = static_cast<std::size_t>(n) * n * sizeof(float);
-  DeviceBuffer reference_out("reference_out", static_cast<std::size_t>(n) * n, 0);
-  const auto call = call_text(n);
-  const auto output_wrong = [&] {
-    CaseResult output;
-    expect_output(output, buffers, expected.c);
-    return output.verdict == Verdict::pass ? std::string() : output.reason;
-  };
+// ---- bonus (optional, extra points): matvec_fast in bonus.cu --------------------------------
 
-  buffers.launch();
-  harness::synchronize_after(call);
-  if (const auto wrong = output_wrong(); !wrong.empty()) {
-    check.set_verdict(Verdict::fail,
-                      fmt::format("{} is wrong ({}), so its speed is not graded", call, wrong));
-    return;
-  }
-  buffers.A.poison();
+LAB_CHECK(MatvecFast, Integers) {
+  if (!bonus_attempted(check)) return;
+  check_random_problems(check, Values::integers, matvec_fast, "matvec_fast");
+}
 
-  const double bytes_moved = 4.0 * (static_cast<double>(n) * n + 2.0 * n);
-  const harness::TimedWork student{"matvec", [&] { buffers.launch(); }, bytes_moved};
-  const auto timing = harness::measure_against(
-      shape.label(), "GB/s", student,
-      harness::memcpy_reference(buffers.B.data(), reference_out.data(), matrix_bytes), options);
-  harness::synchronize_after(call);
-  if (const auto wrong = output_wrong(); !wrong.empty()) {
-    check.set_verdict(Verdict::fail,
-                      fmt::format("{} was wrong in the timed runs ({})", call, wrong));
-    return;
-  }
-  harness::judge_speed(check, timing, threshold, max_spread);
+LAB_CHECK(MatvecFast, Speed) {
+  if (!bonus_attempted(check)) return;
+  check_matvec_speed(check, matvec_fast, "matvec_fast");
 }

@@ -5,4 +5,5 @@
 #include "exports/gradebook_html.hpp"
 #include "exports/gradescope.hpp"
 #include "exports/junit.hpp"
+#include "exports/leaderboard.hpp"
 #include "exports/outcome.hpp"

@@ -1,0 +1,60 @@
+// Bonus checks in the exports: extra credit on top of the base total, "not attempted" is neither
+// a failure in Gradescope nor in JUnit.
+#include <gtest/gtest.h>
+
+#include "exports/gradescope.hpp"
+#include "exports/junit.hpp"
+#include "exports/outcome.hpp"
+
+namespace exports {
+namespace {
+
+harness::LabSpec bonus_spec() {
+  return harness::parse_spec(nlohmann::json::parse(R"({
+    "lab": "lab1", "title": "Matrix copy",
+    "checks": [
+      {"id": "Copy.Correctness", "kind": "correctness", "title": "copies", "points": 100},
+      {"id": "CopyFast.Speed", "kind": "speed", "title": "fast copy", "points": 10, "bonus": true}
+    ]})"),
+                             "bonus spec");
+}
+
+StudentOutcome graded(const harness::LabSpec& spec, harness::Verdict bonus) {
+  harness::CheckRecord base;
+  base.check = "Copy.Correctness";
+  base.verdict = harness::Verdict::pass;
+  harness::CheckRecord extra;
+  extra.check = "CopyFast.Speed";
+  extra.verdict = bonus;
+  StudentOutcome o;
+  o.student = "s";
+  o.status = "graded";
+  o.grade = harness::grade_lab(spec, {base, extra});
+  return o;
+}
+
+TEST(BonusExports, GradescopeScoreExceedsTheBaseTotal) {
+  const auto spec = bonus_spec();
+  const auto results = gradescope_results(spec, graded(spec, harness::Verdict::pass));
+  EXPECT_DOUBLE_EQ(results["score"].get<double>(), 110);
+  EXPECT_DOUBLE_EQ(results["extra_data"]["max_score"].get<double>(), 100);
+  const auto& bonus = results["tests"][1];
+  EXPECT_EQ(bonus["name"], "Bonus (extra credit): fast copy (CopyFast.Speed)");
+  EXPECT_EQ(bonus["tags"], nlohmann::json::array({"speed", "bonus"}));
+  EXPECT_NE(results["output"].get<std::string>().find("(+10 of 10 bonus)"), std::string::npos);
+}
+
+TEST(BonusExports, NotAttemptedIsNoFailure) {
+  const auto spec = bonus_spec();
+  const auto outcome = graded(spec, harness::Verdict::not_attempted);
+  const auto results = gradescope_results(spec, outcome);
+  EXPECT_DOUBLE_EQ(results["score"].get<double>(), 100);
+  EXPECT_EQ(results["tests"][1]["status"], "passed");
+  EXPECT_EQ(results["tests"][1]["extra_data"]["verdict"], "not attempted");
+  const auto xml = junit_xml(spec, {outcome});
+  EXPECT_NE(xml.find("failures=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<skipped message=\"not attempted"), std::string::npos) << xml;
+}
+
+}  // namespace
+}  // namespace exports
