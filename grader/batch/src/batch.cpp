@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <random>
 #include <semaphore>
@@ -81,14 +82,35 @@ std::vector<std::string> checks_of_kind(const harness::LabSpec& spec, bool speed
   return ids;
 }
 
+// What is built: kernel.cu and the optional files present (bonus.cu), by file name.
+struct Sources {
+  std::string kernel;
+  std::map<std::string, std::string> optional;
+};
+
+Sources sources_of(const intake::Submission& submission) {
+  return {submission.kernel_text, submission.optional_texts};
+}
+
+// The text the result cache keys on: the kernel alone when there is nothing else, so results
+// cached before optional files existed stay valid.
+std::string cache_text(const Sources& sources) {
+  std::string text = sources.kernel;
+  for (const auto& [name, content] : sources.optional) {
+    text += std::string("\0", 1) + name + std::string("\0", 1) + content;
+  }
+  return text;
+}
+
 // Builds and runs one kernel; no verification (the reference run uses it as is).
-GradedOutcome build_and_run(Batch& batch, const std::string& slug, const std::string& kernel_text) {
+GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources& sources) {
   GradedOutcome outcome;
   const fs::path scratch = batch.state / "work" / slug;
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
   fs::create_directories(scratch);
-  write_text(scratch / "kernel.cu", kernel_text);
+  write_text(scratch / "kernel.cu", sources.kernel);
+  for (const auto& [name, content] : sources.optional) write_text(scratch / name, content);
 
   BuildResult build;
   {
@@ -177,9 +199,13 @@ GradedOutcome grade_submission(Batch& batch, const intake::Submission& submissio
     outcome.message = submission.problem.empty() ? "no kernel file" : submission.problem;
     return outcome;
   }
-  if (auto cached = batch.cache->find(submission.slug, submission.kernel_text)) return *cached;
+  const Sources sources = sources_of(submission);
+  if (auto cached = batch.cache->find(submission.slug, cache_text(sources))) return *cached;
 
-  auto outcome = build_and_run(batch, submission.slug, submission.kernel_text);
+  auto outcome = build_and_run(batch, submission.slug, sources);
+  for (const auto& note : submission.notes) {
+    outcome.message += (outcome.message.empty() ? "" : "; ") + note;
+  }
   if (outcome.status == "graded" && !batch.attestation.empty()) {
     const auto verification = verify_records(batch.attestation, outcome.records);
     if (!verification.problems.empty()) {
@@ -192,7 +218,7 @@ GradedOutcome grade_submission(Batch& batch, const intake::Submission& submissio
     }
   }
   if (outcome.status != "interrupted") {
-    batch.cache->store(submission.slug, submission.kernel_text, outcome);
+    batch.cache->store(submission.slug, cache_text(sources), outcome);
   }
   return outcome;
 }
@@ -211,7 +237,15 @@ bool run_reference(Batch& batch) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::fprintf(stderr, "grading the reference solution %s first...\n",
                batch.kit.reference_kernel.c_str());
-  const auto outcome = build_and_run(batch, ".reference", text);
+  Sources sources{text, {}};
+  for (const auto& name : batch.kit.optional_sources) {
+    const fs::path beside = batch.kit.reference_kernel.parent_path() / name;
+    if (!fs::exists(beside)) continue;
+    std::ifstream extra(beside, std::ios::binary);
+    sources.optional[name] =
+        std::string((std::istreambuf_iterator<char>(extra)), std::istreambuf_iterator<char>());
+  }
+  const auto outcome = build_and_run(batch, ".reference", sources);
   if (outcome.status != "graded") {
     std::fprintf(stderr, "error: the reference solution did not build or run (%s):\n%s\n",
                  outcome.status.c_str(), outcome.build_output.c_str());
@@ -346,7 +380,8 @@ int run_batch(const BatchOptions& options) {
 
   std::vector<intake::Submission> submissions;
   try {
-    submissions = intake::collect(options.submissions, {batch.kit.lab, batch.kit.folder},
+    submissions = intake::collect(options.submissions,
+                                  {batch.kit.lab, batch.kit.folder, batch.kit.optional_sources},
                                   batch.state / "unpacked");
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade batch: %s\n", error.what());
@@ -385,7 +420,8 @@ int run_batch(const BatchOptions& options) {
       bool cached = false;
       try {
         if (submissions[i].accepted()) {
-          cached = batch.cache->find(submissions[i].slug, submissions[i].kernel_text).has_value();
+          cached = batch.cache->find(submissions[i].slug, cache_text(sources_of(submissions[i])))
+                       .has_value();
         }
         outcome = grade_submission(batch, submissions[i]);
       } catch (const std::exception& error) {

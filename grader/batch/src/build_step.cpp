@@ -41,28 +41,48 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
   // hosts: the build stays root inside the sandbox, with no capabilities.
   policy.own_uid = false;
   policy.time_limit_s = time_limit_s;
-  const std::string source = (policy.workdir / "kernel.cu").string();
-  const std::string object = (policy.workdir / "kernel.o").string();
-
-  std::vector<std::string> compile{kit.nvcc, "-c", source, "-o", object};
-  compile.insert(compile.end(), kit.compile_flags.begin(), kit.compile_flags.end());
-  const auto compiled = sandbox::run(policy, compile);
-  build.seconds += compiled.seconds;
-  build.output = without_sandbox_paths(compiled.output, policy.workdir);
-  if (compiled.timed_out || compiled.stopped) {
-    build.status = "build timed out";
-    build.output += fmt::format("\nthe compiler did not finish within {:.0f} s", time_limit_s);
-    return build;
+  // kernel.cu, then the optional sources the submission has (a bonus.cu).
+  std::vector<std::string> sources{"kernel.cu"};
+  for (const auto& name : kit.optional_sources) {
+    if (std::filesystem::exists(scratch / name)) sources.push_back(name);
   }
-  if (compiled.failed_to_start || compiled.exit_code != 0) {
-    build.status = "compile error";
-    if (compiled.signal || compiled.out_of_memory) {
-      build.output += "\nthe compiler " + sandbox::describe(compiled);
+  std::vector<std::string> objects;
+  for (const auto& name : sources) {
+    const std::string source = (policy.workdir / name).string();
+    const std::string object = (policy.workdir / (name.substr(0, name.size() - 3) + ".o")).string();
+    objects.push_back(object);
+    std::vector<std::string> compile{kit.nvcc, "-c", source, "-o", object};
+    compile.insert(compile.end(), kit.compile_flags.begin(), kit.compile_flags.end());
+    const auto compiled = sandbox::run(policy, compile);
+    build.seconds += compiled.seconds;
+    build.output += without_sandbox_paths(compiled.output, policy.workdir);
+    const bool optional = name != "kernel.cu";
+    if (optional && (compiled.timed_out || compiled.stopped || compiled.failed_to_start ||
+                     compiled.exit_code != 0)) {
+      // A broken extra must not cost the lab itself: its checks say "not attempted".
+      objects.pop_back();
+      build.output += fmt::format("\n{} does not compile ({}): graded without it\n", name,
+                                  sandbox::describe(compiled));
+      continue;
     }
-    return build;
+    if (compiled.timed_out || compiled.stopped) {
+      build.status = "build timed out";
+      build.output +=
+          fmt::format("\nthe compiler did not finish {} within {:.0f} s", name, time_limit_s);
+      return build;
+    }
+    if (compiled.failed_to_start || compiled.exit_code != 0) {
+      build.status = "compile error";
+      if (compiled.signal || compiled.out_of_memory) {
+        build.output += "\nthe compiler " + sandbox::describe(compiled);
+      }
+      return build;
+    }
   }
 
-  std::vector<std::string> link{kit.cxx, object, "-o", sandbox_program(kit, policy)};
+  std::vector<std::string> link{kit.cxx};
+  link.insert(link.end(), objects.begin(), objects.end());
+  link.insert(link.end(), {"-o", sandbox_program(kit, policy)});
   link.insert(link.end(), kit.link_flags.begin(), kit.link_flags.end());
   const auto linked = sandbox::run(policy, link);
   build.seconds += linked.seconds;

@@ -41,6 +41,13 @@ Kit load_kit(const fs::path& dir) {
     kit.spec_path = in.at("spec").get<std::string>();
     kit.handout = in.at("handout").get<std::string>();
     kit.reference_kernel = in.value("reference_kernel", std::string());
+    kit.optional_sources = in.value("optional_sources", std::vector<std::string>{});
+    for (const auto& name : kit.optional_sources) {
+      if (name.empty() || name.find('/') != std::string::npos || !name.ends_with(".cu")) {
+        throw KitError(fmt::format("{}: optional source '{}' must be a plain .cu file name",
+                                   file.string(), name));
+      }
+    }
     kit.nvcc = in.at("nvcc").get<std::string>();
     kit.cxx = in.at("cxx").get<std::string>();
     kit.compile_flags = in.at("compile").get<std::vector<std::string>>();

@@ -210,7 +210,8 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
       const bool all_passed =
           std::all_of(observed.records.begin(), observed.records.end(), [](const auto& entry) {
             return entry.second.verdict == Verdict::pass ||
-                   entry.second.verdict == Verdict::skipped;
+                   entry.second.verdict == Verdict::skipped ||
+                   entry.second.verdict == Verdict::not_attempted;
           });
       if (all_passed != (result.exit_code == kExitPass)) {
         for (auto& [id, record] : observed.records) {

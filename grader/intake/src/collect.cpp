@@ -12,12 +12,28 @@ namespace fs = std::filesystem;
 namespace intake {
 namespace {
 
+void take_optional_sources(Submission& submission, const fs::path& root, const fs::path& relative,
+                           const LabRef& lab, const Limits& limits) {
+  for (const auto& name : lab.optional_sources) {
+    const fs::path beside = relative.parent_path() / name;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(root / beside, ec))) continue;  // not attempted: fine
+    KernelFile file = read_kernel(root, beside, limits);
+    if (file.problem.empty()) {
+      submission.optional_texts[name] = std::move(file.text);
+    } else {
+      submission.notes.push_back(name + " left out: " + file.problem);
+    }
+  }
+}
+
 void take_kernel(Submission& submission, const fs::path& root, const fs::path& relative,
-                 const Limits& limits) {
+                 const LabRef& lab, const Limits& limits) {
   submission.kernel = root / relative;
   KernelFile file = read_kernel(root, relative, limits);
   submission.kernel_text = std::move(file.text);
   submission.problem = std::move(file.problem);
+  if (submission.accepted()) take_optional_sources(submission, root, relative, lab, limits);
 }
 
 void search_and_take(Submission& submission, const fs::path& root, const LabRef& lab,
@@ -27,7 +43,7 @@ void search_and_take(Submission& submission, const fs::path& root, const LabRef&
     submission.problem = std::move(search.problem);
     return;
   }
-  take_kernel(submission, root, *search.relative, limits);
+  take_kernel(submission, root, *search.relative, lab, limits);
 }
 
 }  // namespace
@@ -59,7 +75,8 @@ std::vector<Submission> collect(const fs::path& folder, const LabRef& lab,
         search_and_take(submission, entry.path, lab, limits);
         break;
       case EntryKind::bare_kernel:
-        take_kernel(submission, folder, entry.path.filename(), limits);
+        // A bare <student>.cu has no folder of its own: nothing beside it is the student's.
+        take_kernel(submission, folder, entry.path.filename(), LabRef{}, limits);
         break;
       case EntryKind::archive: {
         const fs::path destination = unpack_root / submission.slug;

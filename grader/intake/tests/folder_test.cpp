@@ -193,3 +193,53 @@ TEST(Folder, AFileInsteadOfAClassFolderThrows) {
 
 }  // namespace
 }  // namespace intake
+
+namespace intake {
+namespace {
+
+const LabRef kLab1WithBonus{"lab1", "lab1-matrix-copy", {"bonus.cu"}};
+
+TEST(OptionalSources, ABonusNextToTheKernelIsTakenToo) {
+  testing::Scratch scratch;
+  scratch.write("alice/labs/lab1-matrix-copy/kernel.cu", testing::kKernel);
+  scratch.write("alice/labs/lab1-matrix-copy/bonus.cu", "// bonus\n");
+  scratch.write("bob/labs/lab1-matrix-copy/kernel.cu", testing::kKernel);
+
+  const auto submissions = collect(scratch.classroom(), kLab1WithBonus, scratch.unpacked());
+  ASSERT_EQ(submissions.size(), 2u);
+  ASSERT_TRUE(submissions[0].accepted()) << submissions[0].problem;
+  EXPECT_EQ(submissions[0].optional_texts.at("bonus.cu"), "// bonus\n");
+  EXPECT_TRUE(submissions[1].accepted()) << submissions[1].problem;
+  EXPECT_TRUE(submissions[1].optional_texts.empty()) << "no bonus is not a problem";
+  EXPECT_TRUE(submissions[1].notes.empty());
+}
+
+TEST(OptionalSources, ABadBonusIsLeftOutWithANoteAndTheKernelStillCounts) {
+  testing::Scratch scratch;
+  scratch.write("alice/labs/lab1-matrix-copy/kernel.cu", testing::kKernel);
+  scratch.write("alice/labs/lab1-matrix-copy/bonus.cu", std::string("\x7f"
+                                                                    "ELF\0\0\0",
+                                                                    7));
+
+  const auto submissions = collect(scratch.classroom(), kLab1WithBonus, scratch.unpacked());
+  ASSERT_EQ(submissions.size(), 1u);
+  EXPECT_TRUE(submissions[0].accepted()) << submissions[0].problem;
+  EXPECT_TRUE(submissions[0].optional_texts.empty());
+  ASSERT_EQ(submissions[0].notes.size(), 1u);
+  EXPECT_NE(submissions[0].notes[0].find("bonus.cu left out"), std::string::npos)
+      << submissions[0].notes[0];
+}
+
+TEST(OptionalSources, ABareKernelFileTakesNothingFromTheClassFolder) {
+  testing::Scratch scratch;
+  scratch.write("carol.cu", testing::kKernel);
+  scratch.write("bonus.cu", "// not carol's\n");
+
+  const auto submissions = collect(scratch.classroom(), kLab1WithBonus, scratch.unpacked());
+  for (const auto& submission : submissions) {
+    EXPECT_TRUE(submission.optional_texts.empty()) << submission.student;
+  }
+}
+
+}  // namespace
+}  // namespace intake

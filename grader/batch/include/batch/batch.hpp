@@ -12,21 +12,21 @@
 namespace batch {
 
 struct BatchOptions {
-  std::string lab;                     // "lab6"
-  std::filesystem::path submissions;   // one entry per student
-  std::filesystem::path out;           // reports, gradebook, exports (and .labgrade/ state)
-  std::filesystem::path kit_dir;       // default: <build>/grading-kit/<lab>
+  std::string lab;                    // "lab6"
+  std::filesystem::path submissions;  // one entry per student
+  std::filesystem::path out;          // reports, gradebook, exports (and .labgrade/ state)
+  std::filesystem::path kit_dir;      // default: <build>/grading-kit/<lab>
   std::filesystem::path labgrade_executable;
-  int jobs = 0;                        // parallel builds; 0: one per CPU core
-  std::vector<int> gpus{0};            // CUDA device numbers
-  int shared_runs_per_gpu = 4;         // correctness runs at once on one GPU
-  double max_check_seconds = 0;        // 0: each check's timeout_s from the spec
+  int jobs = 0;                  // parallel builds; 0: one per CPU core
+  std::vector<int> gpus{0};      // CUDA device numbers
+  int shared_runs_per_gpu = 4;   // correctness runs at once on one GPU
+  double max_check_seconds = 0;  // 0: each check's timeout_s from the spec
   double build_seconds = 180;
   std::uint64_t memory_bytes = 16ull << 30;
   int max_processes = 256;
-  bool unsandboxed = false;            // run without bubblewrap: only on explicit request
-  bool root_in_sandbox = false;        // runs stay root (no capabilities) instead of own uids
-  bool verify_with_reference = true;   // run the instructor's solution first (digests, kit check)
+  bool unsandboxed = false;           // run without bubblewrap: only on explicit request
+  bool root_in_sandbox = false;       // runs stay root (no capabilities) instead of own uids
+  bool verify_with_reference = true;  // run the instructor's solution first (digests, kit check)
 };
 
 // Exit status: 0 every submission went through the grader (whatever its grade), 1 some could

@@ -22,6 +22,9 @@ struct Kit {
   std::filesystem::path spec_path;
   std::filesystem::path handout;
   std::filesystem::path reference_kernel;  // the instructor's solution; empty when absent
+  // Files a submission may add next to kernel.cu (bonus.cu), built and linked when present; the
+  // reference's are next to reference_kernel.
+  std::vector<std::string> optional_sources;
   std::string nvcc;
   std::string cxx;
   std::vector<std::string> compile_flags;

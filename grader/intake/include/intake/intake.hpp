@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ namespace intake {
 struct LabRef {
   std::string id;      // "lab6"
   std::string folder;  // "lab6-tiled-matmul"
+  // Files taken too when they sit next to the kernel (a lab's bonus.cu); absent is fine.
+  std::vector<std::string> optional_sources = {};
 };
 
 // Bounds on what one submission may cost to take in.
@@ -39,6 +42,10 @@ struct Submission {
   // refused, so the problem can be traced; absent when none or several were found.
   std::optional<std::filesystem::path> kernel;
   std::string kernel_text;  // the kernel's content when accepted; empty otherwise
+  // LabRef::optional_sources found next to the accepted kernel: file name -> content.
+  std::map<std::string, std::string> optional_texts;
+  // What was wrong with an optional file (it is then left out; the kernel is still graded).
+  std::vector<std::string> notes;
   // Empty when accepted; otherwise one line for the gradebook, e.g.
   // "no kernel file: expected labs/lab6-tiled-matmul/kernel.cu".
   std::string problem;
