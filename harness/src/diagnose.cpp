@@ -14,7 +14,7 @@
 namespace harness {
 namespace {
 
-using Values = std::span<const float>;
+using Values = Floats;
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
@@ -522,7 +522,7 @@ std::optional<Diagnosis> diagnose_case(const DiagnosisInput& in) {
   return garbage(in, counts);
 }
 
-std::optional<Diagnosis> choose_check_diagnosis(std::span<const CaseResult> cases) {
+std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& cases) {
   std::map<std::string, int> votes;
   std::vector<std::string> order;  // ids in the order of the cases that name them
   for (const auto& c : cases) {

@@ -1,6 +1,5 @@
 // The mistakes the harness can name, with the words a student reads. Each heading is a section
 // of the labs' handouts ("Common mistakes"); tests/handout_anchor_test.cpp keeps the two in step.
-#include <array>
 #include <cctype>
 #include <stdexcept>
 #include <string>
@@ -10,7 +9,7 @@
 namespace harness {
 namespace {
 
-constexpr std::array<MistakeInfo, 25> kCatalog{{
+const std::vector<MistakeInfo> kCatalog{
     {"unwritten", "Output never written",
      "the output was never written: every element still holds the NaN the grader filled it with",
      "does the launcher launch the kernel, and does every thread store its result?"},
@@ -96,11 +95,11 @@ constexpr std::array<MistakeInfo, 25> kCatalog{{
     {"slow_kernel", "Below the speed threshold",
      "the kernel is correct but slower than the check asks",
      "compare your kernel's design with the handout's speed section"},
-}};
+};
 
 }  // namespace
 
-std::span<const MistakeInfo> mistake_catalog() { return kCatalog; }
+const std::vector<MistakeInfo>& mistake_catalog() { return kCatalog; }
 
 const MistakeInfo& mistake(std::string_view id) {
   for (const auto& info : kCatalog) {

@@ -213,7 +213,8 @@ TEST(Diagnose, TilingMistakesFromTheOperands) {
   }
   // At k = 2 tiles the first tile alone and the last tile skipped are the same sum: both named.
   Product two(32, 32, 32);
-  auto in = input_for(two.c, two.partial(0, 16), 32, 32);
+  const auto first_half = two.partial(0, 16);
+  auto in = input_for(two.c, first_half, 32, 32);
   in.product = two.inputs();
   auto d = diagnose_case(in);
   ASSERT_EQ(id_of(d), "first_tile_only");

@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +13,24 @@
 #include "harness/record.hpp"
 
 namespace harness {
+
+// A read-only view of floats (this header is shared with the CUDA sources, which are C++17: no
+// std::span). Converts from a vector; default: empty.
+class Floats {
+ public:
+  Floats() = default;
+  Floats(const std::vector<float>& values) : data_(values.data()), size_(values.size()) {}  // NOLINT
+  Floats(const float* data, std::size_t size) : data_(data), size_(size) {}
+  const float& operator[](std::size_t i) const { return data_[i]; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const float* begin() const { return data_; }
+  const float* end() const { return data_ + size_; }
+
+ private:
+  const float* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 
 // ---- the catalog: every mistake the harness can name -----------------------------------------
 
@@ -25,7 +42,7 @@ struct MistakeInfo {
 };
 
 // Every known mistake, in a fixed order. Throws std::out_of_range for an unknown id.
-std::span<const MistakeInfo> mistake_catalog();
+const std::vector<MistakeInfo>& mistake_catalog();
 const MistakeInfo& mistake(std::string_view id);
 
 // GitHub's anchor for a heading: "Race: missing __syncthreads" -> "race-missing-__syncthreads".
@@ -38,8 +55,8 @@ Diagnosis make_diagnosis(std::string_view id, std::string evidence);
 
 // Row-major host copies of a product's operands: C (m x n) = A (m x k) * B (k x n).
 struct ProductInputs {
-  std::span<const float> a;
-  std::span<const float> b;
+  Floats a;
+  Floats b;
   int m = 0;
   int k = 0;
   int n = 0;
@@ -64,9 +81,9 @@ struct Experiments {
 };
 
 struct DiagnosisInput {
-  std::span<const float> expected;
-  std::span<const float> got;        // empty when the launch failed
-  std::span<const float> tolerance;  // empty: exact comparison
+  Floats expected;
+  Floats got;        // empty when the launch failed
+  Floats tolerance;  // empty: exact comparison
   long long rows = 0;
   long long cols = 0;
   std::vector<OutOfBoundsWrite> out_of_bounds;  // writes into any buffer's guard zones
@@ -89,7 +106,7 @@ std::vector<int> tile_candidates(const std::optional<LaunchShape>& launch);
 
 // The diagnosis that fits the most failed cases (a case counts for every mistake that fits it
 // equally well); ties go to the earliest case. Nothing when no failed case has one.
-std::optional<Diagnosis> choose_check_diagnosis(std::span<const CaseResult> cases);
+std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& cases);
 
 // ---- speed ----------------------------------------------------------------------------------
 
