@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "harness/cuda_check.hpp"
 
@@ -44,16 +45,15 @@ enum class Setup { output_fill, shared_fill, input_guards_nan };
 std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup, float fill) {
   if (lab_run().context_lost) return std::nullopt;
   try {
-    std::vector<DeviceBuffer> inputs;
-    inputs.reserve(rerun.inputs.size());
+    std::vector<std::unique_ptr<DeviceBuffer>> inputs;  // DeviceBuffer does not move
     for (const auto& input : rerun.inputs) {
       const auto guard = DeviceBuffer::matrix_guard(input.cols);
-      if (setup == Setup::input_guards_nan) {
-        inputs.emplace_back(input.name, input.values->size(), guard, kNanGuardByte);
-      } else {
-        inputs.emplace_back(input.name, input.values->size(), guard);
-      }
-      inputs.back().upload(*input.values);
+      inputs.push_back(setup == Setup::input_guards_nan
+                           ? std::make_unique<DeviceBuffer>(input.name, input.values->size(),
+                                                            guard, kNanGuardByte)
+                           : std::make_unique<DeviceBuffer>(input.name, input.values->size(),
+                                                            guard));
+      inputs.back()->upload(*input.values);
     }
     // Writes outside the output are diagnosed before any experiment runs; the guard only keeps
     // a stray write off other memory.
@@ -63,7 +63,7 @@ std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup,
       output.upload(std::vector<float>(rerun.output_size, fill));
     }
     std::vector<float*> pointers;
-    for (auto& input : inputs) pointers.push_back(input.data());
+    for (auto& input : inputs) pointers.push_back(input->data());
     CUDA_CHECK(cudaDeviceSynchronize());
     if (setup == Setup::shared_fill) fill_shared_memory(fill);
     rerun.launch(pointers, output.data());
