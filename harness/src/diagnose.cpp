@@ -596,11 +596,11 @@ std::string speed_reading(const Timing& t) {
   const bool memory_bound = compute_roof <= 0 || memory_roof < compute_roof;
   if (memory_bound) {
     return fmt::format("at {:.2g} FLOP per byte the work is memory-bound: the bandwidth measured "
-                       "in this run allows {:.0f} GFLOP/s and the kernel reaches {:.0f} ({:.0f}%)",
+                       "in this run allows {:.0f} GFLOP/s and the kernel reaches {:.0f} ({:.2g}%)",
                        intensity, memory_roof, gflops, share * 100);
   }
   return fmt::format("at {:.3g} FLOP per byte the work could be compute-bound: cuBLAS reaches "
-                     "{:.0f} GFLOP/s in this run and the kernel {:.0f} ({:.0f}%); the gap is data "
+                     "{:.0f} GFLOP/s in this run and the kernel {:.0f} ({:.2g}%); the gap is data "
                      "reuse: each value loaded serves few multiply-adds",
                      intensity, compute_roof, gflops, share * 100);
 }

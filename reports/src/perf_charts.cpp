@@ -24,6 +24,14 @@ std::string tick_text(double value) {
   return fmt::format("{:g}", value);
 }
 
+// Escaped text of at most `chars` bytes (cut on a UTF-8 boundary), with an ellipsis when cut.
+std::string shortened(const std::string& text, std::size_t chars) {
+  if (text.size() <= chars) return html_escape(text);
+  std::size_t cut = chars;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return html_escape(text.substr(0, cut)) + "&#8230;";
+}
+
 double gflops_of(const harness::Timing& t, double median_ms) {
   return median_ms > 0 ? t.flops / (median_ms * 1e-3) / 1e9 : 0;
 }
@@ -60,8 +68,9 @@ std::string roofline_svg(std::span<const RooflineEntry> entries) {
     const double ai = t.flops / t.bytes;
     x_low = std::min(x_low, ai);
     x_high = std::max(x_high, ai);
+    const double roof = compute > 0 ? std::min(bandwidth * ai, compute) : bandwidth * ai;
     for (double y : {gflops_of(t, t.median_ms), gflops_of(t, t.reference_median_ms),
-                     t.cublas_gflops, bandwidth * ai}) {
+                     t.cublas_gflops, roof}) {
       if (y > 0) {
         y_low = std::min(y_low, y);
         y_high = std::max(y_high, y);
@@ -69,11 +78,13 @@ std::string roofline_svg(std::span<const RooflineEntry> entries) {
     }
   }
   if (compute > 0) y_high = std::max(y_high, compute);
+  // Show the ridge (where the slanted roof meets the flat one) and some of the slant below it.
+  if (compute > 0) x_low = std::min(x_low, compute / bandwidth / 10);
   std::tie(x_low, x_high) = decades(x_low / 3, x_high * 3);
   std::tie(y_low, y_high) = decades(y_low / 2, y_high * 2);
 
-  constexpr double kWidth = 640, kHeight = 380;
-  constexpr double kLeft = 70, kRight = 170, kTop = 20, kBottom = 50;
+  constexpr double kWidth = 760, kHeight = 380;
+  constexpr double kLeft = 70, kRight = 230, kTop = 20, kBottom = 50;
   const LogAxis x{x_low, x_high, kLeft, kWidth - kRight};
   const LogAxis y{y_low, y_high, kHeight - kBottom, kTop};
 
@@ -153,7 +164,7 @@ std::string roofline_svg(std::span<const RooflineEntry> entries) {
     svg += '\n';
     svg += fmt::format(R"(<text x="{}" y="{}" class="chart-small">{}. {}</text>)",
                        px(kWidth - kRight + 12), px(kTop + 60 + 16.0 * static_cast<double>(i)),
-                       i + 1, html_escape(drawn[i].title.substr(0, 24)));
+                       i + 1, shortened(drawn[i].title, 26));
   }
   const double legend_x = kWidth - kRight + 12;
   svg += fmt::format(
@@ -180,7 +191,7 @@ std::string times_svg(std::span<const TimeBar> bars, const std::string& caption)
     high = std::max(high, b.median_ms);
   }
   std::tie(low, high) = decades(low / 2, high * 1.5);
-  constexpr double kWidth = 640, kLeft = 200, kRight = 90, kTop = 10, kRow = 30;
+  constexpr double kWidth = 760, kLeft = 300, kRight = 90, kTop = 10, kRow = 30;
   const double height = kTop + kRow * static_cast<double>(drawn.size()) + 40;
   const LogAxis x{low, high, kLeft, kWidth - kRight};
   std::string svg = fmt::format(
@@ -203,7 +214,7 @@ std::string times_svg(std::span<const TimeBar> bars, const std::string& caption)
         R"(<text x="{lx}" y="{ty}" class="chart-label" text-anchor="end">{label}</text><rect x="{x}" y="{y}" width="{w}" height="18" class="{cls}"/><text x="{vx}" y="{ty}" class="chart-value">{ms} ms</text>)"
         "\n",
         fmt::arg("lx", px(kLeft - 8)), fmt::arg("ty", px(top + 14)),
-        fmt::arg("label", html_escape(b.label)), fmt::arg("x", px(kLeft)), fmt::arg("y", px(top)),
+        fmt::arg("label", shortened(b.label, 30)), fmt::arg("x", px(kLeft)), fmt::arg("y", px(top)),
         fmt::arg("w", px(end - kLeft)), fmt::arg("cls", b.reference ? "bar-reference" : "bar-student"),
         fmt::arg("vx", px(end + 6)), fmt::arg("ms", format_significant(b.median_ms)));
   }
