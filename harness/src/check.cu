@@ -108,9 +108,8 @@ CheckRecord Check::finish(double duration_s) {
   // The replay names the first failed case too, so it reruns that size alone.
   for (const auto& c : record_.cases) {
     if (c.verdict == Verdict::pass || c.verdict == Verdict::not_run) continue;
-    record_.reproduce = fmt::format("LAB_SEED={} LAB_CASE={} {} --gtest_filter={}",
-                                    lab_run().seed, shell_quote(c.name), lab_run().executable,
-                                    spec_.id);
+    record_.reproduce = fmt::format("LAB_SEED={} LAB_CASE={} {} --gtest_filter={}", lab_run().seed,
+                                    shell_quote(c.name), lab_run().executable, spec_.id);
     break;
   }
   return record_;

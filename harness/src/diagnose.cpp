@@ -90,9 +90,8 @@ std::optional<Diagnosis> failed_launch(const DiagnosisInput& in) {
 
 std::optional<Diagnosis> never_written(const DiagnosisInput& in, const Counts& counts) {
   if (in.got.empty() || counts.nan != static_cast<long long>(in.got.size())) return std::nullopt;
-  const std::string all_nan =
-      fmt::format("all {} elements are NaN, the value the output held before the launch",
-                  in.got.size());
+  const std::string all_nan = fmt::format(
+      "all {} elements are NaN, the value the output held before the launch", in.got.size());
   if (!in.experiments.output_prefilled) return make_diagnosis("unwritten", all_nan);
   const auto zero_filled = in.experiments.output_prefilled(0.0f);
   if (!zero_filled || zero_filled->size() != in.got.size()) {
@@ -107,8 +106,9 @@ std::optional<Diagnosis> never_written(const DiagnosisInput& in, const Counts& c
   }
   if (all_right) {
     return make_diagnosis("output_not_initialised",
-                          all_nan + "; run again with the output set to 0 first, every element "
-                                    "came out right");
+                          all_nan +
+                              "; run again with the output set to 0 first, every element "
+                              "came out right");
   }
   if (all_zero) {
     return make_diagnosis("unwritten",
@@ -181,10 +181,10 @@ std::optional<Diagnosis> uncovered_border(const DiagnosisInput& in, const Counts
       if (covered != is_right(in, i) || covered == std::isnan(in.got[i])) return std::nullopt;
     }
   }
-  std::string evidence =
-      fmt::format("only the top-left {}x{} elements of the {}x{} output were written; the rest "
-                  "got no thread",
-                  r0, c0, in.rows, in.cols);
+  std::string evidence = fmt::format(
+      "only the top-left {}x{} elements of the {}x{} output were written; the rest "
+      "got no thread",
+      r0, c0, in.rows, in.cols);
   if (in.launch) {
     const auto& l = *in.launch;
     evidence += fmt::format(" (the grid ({}, {}) of ({}, {}) blocks covers {} columns and {} rows)",
@@ -227,10 +227,10 @@ std::optional<Diagnosis> running_sums(const DiagnosisInput& in) {
         sum += in.expected[i];
         if (!in.tolerance.empty()) tolerance += in.tolerance[i];
         const float got = in.got[i];
-        const bool match = in.tolerance.empty()
-                               ? std::isfinite(got) && got == static_cast<float>(sum)
-                               : std::isfinite(got) && std::fabs(got - sum) <=
-                                                           tolerance + 1e-5 * std::fabs(sum);
+        const bool match =
+            in.tolerance.empty()
+                ? std::isfinite(got) && got == static_cast<float>(sum)
+                : std::isfinite(got) && std::fabs(got - sum) <= tolerance + 1e-5 * std::fabs(sum);
         if (!match) return false;
       }
     }
@@ -266,8 +266,7 @@ double partial(const ProductInputs& p, long long row, long long col, long long f
   return sum;
 }
 
-std::vector<Hypothesis> product_hypotheses(const ProductInputs& p,
-                                           const std::vector<int>& tiles) {
+std::vector<Hypothesis> product_hypotheses(const ProductInputs& p, const std::vector<int>& tiles) {
   std::vector<Hypothesis> out;
   if (p.m == p.k) {
     out.push_back({"swapped_index", "every wrong element equals the product with A read transposed",
@@ -358,7 +357,8 @@ Samples take_samples(const DiagnosisInput& in, const Counts& counts, std::size_t
   Samples s;
   const long long total = static_cast<long long>(in.got.size());
   const long long right = total - counts.wrong;
-  const long long wrong_step = std::max<long long>(1, counts.wrong / static_cast<long long>(max_wrong));
+  const long long wrong_step =
+      std::max<long long>(1, counts.wrong / static_cast<long long>(max_wrong));
   const long long right_step = std::max<long long>(1, right / static_cast<long long>(max_right));
   long long wrong_seen = 0;
   long long right_seen = 0;
@@ -386,8 +386,8 @@ std::optional<Diagnosis> from_product(const DiagnosisInput& in, const Counts& co
   const auto hypotheses = product_hypotheses(p, tile_candidates(in.launch));
   for (const auto& h : hypotheses) {
     const auto fits = [&](std::size_t i) {
-      const auto prediction = h.predict(static_cast<long long>(i) / in.cols,
-                                        static_cast<long long>(i) % in.cols);
+      const auto prediction =
+          h.predict(static_cast<long long>(i) / in.cols, static_cast<long long>(i) % in.cols);
       return prediction && close(in.got[i], *prediction, in.tolerance, i);
     };
     if (std::all_of(samples.wrong.begin(), samples.wrong.end(), fits) &&
@@ -396,10 +396,10 @@ std::optional<Diagnosis> from_product(const DiagnosisInput& in, const Counts& co
     }
   }
   if (matching.empty()) return std::nullopt;
-  auto d = make_diagnosis(matching.front()->id,
-                          fmt::format("{} (checked at {} wrong and {} right elements)",
-                                      matching.front()->evidence, samples.wrong.size(),
-                                      samples.right.size()));
+  auto d = make_diagnosis(
+      matching.front()->id,
+      fmt::format("{} (checked at {} wrong and {} right elements)", matching.front()->evidence,
+                  samples.wrong.size(), samples.right.size()));
   for (const auto* h : matching) {
     if (h->id != d.id && std::find(d.also.begin(), d.also.end(), h->id) == d.also.end()) {
       d.also.push_back(h->id);
@@ -466,14 +466,15 @@ std::optional<Diagnosis> garbage(const DiagnosisInput& in, const Counts& counts)
   long long wild = counts.nan;
   for (std::size_t i = 0; i < in.got.size(); ++i) {
     const float g = in.got[i];
-    if (std::isinf(g) || (std::isfinite(g) && std::fabs(g) > 1e6f * (1 + std::fabs(in.expected[i])))) {
+    if (std::isinf(g) ||
+        (std::isfinite(g) && std::fabs(g) > 1e6f * (1 + std::fabs(in.expected[i])))) {
       ++wild;
     }
   }
   if (wild * 2 < static_cast<long long>(in.got.size())) return std::nullopt;
-  return make_diagnosis("nan_everywhere",
-                        fmt::format("{} of {} elements are NaN, infinite or far out of range",
-                                    wild, in.got.size()));
+  return make_diagnosis(
+      "nan_everywhere",
+      fmt::format("{} of {} elements are NaN, infinite or far out of range", wild, in.got.size()));
 }
 
 }  // namespace
@@ -569,7 +570,8 @@ std::optional<Diagnosis> diagnose_speed(const Timing& t) {
         "uncoalesced_access",
         fmt::format("{}: {} the same memory accesses done {}; scattered accesses are the usual "
                     "cause",
-                    against, "less than half the speed of", bandwidth ? "by a plain copy" : "coalesced"));
+                    against, "less than half the speed of",
+                    bandwidth ? "by a plain copy" : "coalesced"));
   }
   return make_diagnosis("slow_kernel", against + "; " + speed_reading(t));
 }
@@ -579,9 +581,10 @@ std::string speed_reading(const Timing& t) {
   if (!have_roofs) {
     if (t.reference_rate > 0 && t.rate_unit == "GB/s" &&
         t.reference_name.find("cudaMemcpy") != std::string::npos) {
-      return fmt::format("a copy is limited by memory bandwidth: it moves data at {:.0f}% of what "
-                         "cudaMemcpy reaches on this GPU",
-                         100 * t.rate / t.reference_rate);
+      return fmt::format(
+          "a copy is limited by memory bandwidth: it moves data at {:.0f}% of what "
+          "cudaMemcpy reaches on this GPU",
+          100 * t.rate / t.reference_rate);
     }
     return t.reference_rate > 0 ? fmt::format("it runs at {:.0f}% of the reference's rate",
                                               100 * t.rate / t.reference_rate)
@@ -595,14 +598,16 @@ std::string speed_reading(const Timing& t) {
   const double share = attainable > 0 ? gflops / attainable : 0;
   const bool memory_bound = compute_roof <= 0 || memory_roof < compute_roof;
   if (memory_bound) {
-    return fmt::format("at {:.2g} FLOP per byte the work is memory-bound: the bandwidth measured "
-                       "in this run allows {:.0f} GFLOP/s and the kernel reaches {:.0f} ({:.2g}%)",
-                       intensity, memory_roof, gflops, share * 100);
+    return fmt::format(
+        "at {:.2g} FLOP per byte the work is memory-bound: the bandwidth measured "
+        "in this run allows {:.0f} GFLOP/s and the kernel reaches {:.0f} ({:.2g}%)",
+        intensity, memory_roof, gflops, share * 100);
   }
-  return fmt::format("at {:.3g} FLOP per byte the work could be compute-bound: cuBLAS reaches "
-                     "{:.0f} GFLOP/s in this run and the kernel {:.0f} ({:.2g}%); the gap is data "
-                     "reuse: each value loaded serves few multiply-adds",
-                     intensity, compute_roof, gflops, share * 100);
+  return fmt::format(
+      "at {:.3g} FLOP per byte the work could be compute-bound: cuBLAS reaches "
+      "{:.0f} GFLOP/s in this run and the kernel {:.0f} ({:.2g}%); the gap is data "
+      "reuse: each value loaded serves few multiply-adds",
+      intensity, compute_roof, gflops, share * 100);
 }
 
 }  // namespace harness

@@ -28,8 +28,8 @@ void fill_shared_memory(float value) {
   int sms = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  CUDA_CHECK(cudaFuncSetAttribute(fill_shared_kernel,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CUDA_CHECK(
+      cudaFuncSetAttribute(fill_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   CUDA_CHECK(cudaFuncSetAttribute(fill_shared_kernel,
                                   cudaFuncAttributePreferredSharedMemoryCarveout, 100));
   fill_shared_kernel<<<2 * sms, 1024, static_cast<size_t>(bytes)>>>(
@@ -48,11 +48,11 @@ std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup,
     std::vector<std::unique_ptr<DeviceBuffer>> inputs;  // DeviceBuffer does not move
     for (const auto& input : rerun.inputs) {
       const auto guard = DeviceBuffer::matrix_guard(input.cols);
-      inputs.push_back(setup == Setup::input_guards_nan
-                           ? std::make_unique<DeviceBuffer>(input.name, input.values->size(),
-                                                            guard, kNanGuardByte)
-                           : std::make_unique<DeviceBuffer>(input.name, input.values->size(),
-                                                            guard));
+      inputs.push_back(
+          setup == Setup::input_guards_nan
+              ? std::make_unique<DeviceBuffer>(input.name, input.values->size(), guard,
+                                               kNanGuardByte)
+              : std::make_unique<DeviceBuffer>(input.name, input.values->size(), guard));
       inputs.back()->upload(*input.values);
     }
     // Writes outside the output are diagnosed before any experiment runs; the guard only keeps

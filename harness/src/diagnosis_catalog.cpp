@@ -85,8 +85,7 @@ const std::vector<MistakeInfo> kCatalog{
     {"many_blocks", "More than one block",
      "the launch uses many blocks: this lab computes the product in one block",
      "launch dim3(1, 1) blocks and give the block one thread per element of C"},
-    {"extra_blocks", "Extra blocks",
-     "the grid has more blocks than the output needs",
+    {"extra_blocks", "Extra blocks", "the grid has more blocks than the output needs",
      "when the size is a multiple of the tile, width / TILE_WIDTH blocks cover it exactly"},
     {"uncoalesced_access", "Uncoalesced memory access",
      "the kernel is slow because neighbouring threads of a warp touch memory far apart "

@@ -50,9 +50,11 @@ HealthSample sample_gpu_health(const std::string& pci_bus_id, const std::string&
   auto shutdown = reinterpret_cast<InitFn>(dlsym(handle, "nvmlShutdown"));
   auto by_pci = reinterpret_cast<HandleByPciFn>(dlsym(handle, "nvmlDeviceGetHandleByPciBusId_v2"));
   // The newer name first (NVML 12.2 renamed throttle reasons to clock event reasons).
-  auto reasons = reinterpret_cast<ReasonsFn>(dlsym(handle, "nvmlDeviceGetCurrentClocksEventReasons"));
+  auto reasons =
+      reinterpret_cast<ReasonsFn>(dlsym(handle, "nvmlDeviceGetCurrentClocksEventReasons"));
   if (!reasons) {
-    reasons = reinterpret_cast<ReasonsFn>(dlsym(handle, "nvmlDeviceGetCurrentClocksThrottleReasons"));
+    reasons =
+        reinterpret_cast<ReasonsFn>(dlsym(handle, "nvmlDeviceGetCurrentClocksThrottleReasons"));
   }
   auto processes =
       reinterpret_cast<ProcessesFn>(dlsym(handle, "nvmlDeviceGetComputeRunningProcesses_v3"));

@@ -185,11 +185,12 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
   judged.output_digest = output_digest(product.data(), product.size());
   // The roofline: the least traffic a product needs, the bandwidth and cuBLAS in this run.
   judged.flops = shape.flops();
-  judged.bytes = 4.0 * (1.0 * shape.m * shape.k + 1.0 * shape.k * shape.n + 1.0 * shape.m * shape.n);
+  judged.bytes =
+      4.0 * (1.0 * shape.m * shape.k + 1.0 * shape.k * shape.n + 1.0 * shape.m * shape.n);
   const auto roofs = measure_roofs(a.data(), b.data(), reference_c.data(), shape);
   judged.memcpy_gbps = roofs.memcpy_gbps;
-  judged.cublas_gflops = reference == SpeedReference::cublas ? timing.reference_rate
-                                                              : roofs.cublas_gflops;
+  judged.cublas_gflops =
+      reference == SpeedReference::cublas ? timing.reference_rate : roofs.cublas_gflops;
   judge_speed(check, judged, threshold, max_spread);
 }
 

@@ -46,8 +46,8 @@ void record_kernel_facts(Check& check, const std::function<void()>& launch) {
   {
     LaunchRecorder recorder;
     launch();
-    activity = recorder.unavailable_reason().empty() ? std::optional(recorder.stop())
-                                                     : std::nullopt;
+    activity =
+        recorder.unavailable_reason().empty() ? std::optional(recorder.stop()) : std::nullopt;
   }
   if (!activity || check.has_kernel_facts()) return;
   for (auto& facts : kernel_facts(*activity)) check.add_kernel_facts(std::move(facts));

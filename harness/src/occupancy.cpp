@@ -25,8 +25,7 @@ Occupancy theoretical_occupancy(const SmLimits& limits, int threads_per_block,
     long long blocks;
     const char* name;
   };
-  std::vector<Limit> caps{{limits.max_blocks, "blocks"},
-                          {max_warps / warps_per_block, "threads"}};
+  std::vector<Limit> caps{{limits.max_blocks, "blocks"}, {max_warps / warps_per_block, "threads"}};
   if (registers_per_thread > 0) {
     const long long per_warp =
         round_up(1LL * registers_per_thread * limits.warp_size, limits.register_unit);
@@ -37,18 +36,18 @@ Occupancy theoretical_occupancy(const SmLimits& limits, int threads_per_block,
         round_up(shared_per_block + limits.reserved_shared, limits.shared_unit);
     caps.push_back({limits.shared_bytes / per_block, "shared memory"});
   }
-  const auto smallest = std::min_element(caps.begin(), caps.end(),
-                                         [](const Limit& a, const Limit& b) {
-                                           return a.blocks < b.blocks;
-                                         });
+  const auto smallest = std::min_element(
+      caps.begin(), caps.end(), [](const Limit& a, const Limit& b) { return a.blocks < b.blocks; });
   result.blocks_per_sm = static_cast<int>(std::max(0LL, smallest->blocks));
-  result.share = static_cast<double>(result.blocks_per_sm * warps_per_block) /
-                 static_cast<double>(max_warps);
+  result.share =
+      static_cast<double>(result.blocks_per_sm * warps_per_block) / static_cast<double>(max_warps);
   result.limited_by = smallest->name;
   // A full SM is limited by nothing worth naming; a small block that caps the block count is
   // limited by its size.
-  if (result.share >= 1.0) result.limited_by = "nothing (full occupancy)";
-  else if (result.limited_by == std::string("blocks")) result.limited_by = "block size";
+  if (result.share >= 1.0)
+    result.limited_by = "nothing (full occupancy)";
+  else if (result.limited_by == std::string("blocks"))
+    result.limited_by = "block size";
   return result;
 }
 
@@ -73,16 +72,18 @@ void read_kernel_facts(KernelFacts& facts, const SmLimits& limits) {
     reading = fmt::format("{} bytes of shared memory per block limit occupancy to {}%",
                           facts.shared_bytes_per_block, percent);
   } else if (occupancy.limited_by == "block size") {
-    reading = fmt::format("blocks of {} threads are too small: at most {} blocks fit, {}% "
-                          "occupancy",
-                          threads, occupancy.blocks_per_sm, percent);
+    reading = fmt::format(
+        "blocks of {} threads are too small: at most {} blocks fit, {}% "
+        "occupancy",
+        threads, occupancy.blocks_per_sm, percent);
   } else {
     reading = fmt::format("{}% occupancy, limited by {}", percent, occupancy.limited_by);
   }
   if (facts.local_bytes_per_thread > 0) {
-    reading += fmt::format("; {} bytes of local memory per thread (spilled registers or a local "
-                           "array) go to slow memory",
-                           facts.local_bytes_per_thread);
+    reading += fmt::format(
+        "; {} bytes of local memory per thread (spilled registers or a local "
+        "array) go to slow memory",
+        facts.local_bytes_per_thread);
   }
   facts.reading = reading;
 }

@@ -76,8 +76,8 @@ ErrorMap error_map_from(const json& in) {
 }
 
 json to_json_value(const Diagnosis& d) {
-  return {{"id", d.id},           {"summary", d.summary}, {"evidence", d.evidence},
-          {"hint", d.hint},       {"handout", d.handout}, {"also", d.also}};
+  return {{"id", d.id},     {"summary", d.summary}, {"evidence", d.evidence},
+          {"hint", d.hint}, {"handout", d.handout}, {"also", d.also}};
 }
 
 Diagnosis diagnosis_from(const json& in) {
@@ -180,24 +180,24 @@ CaseResult case_from(const json& in) {
 
 json to_json_value(const Timing& t) {
   json out = {{"size", t.size},
-          {"rate_unit", t.rate_unit},
-          {"repetitions", t.repetitions},
-          {"median_ms", t.median_ms},
-          {"min_ms", t.min_ms},
-          {"max_ms", t.max_ms},
-          {"spread", t.spread},
-          {"rate", t.rate},
-          {"reference_name", t.reference_name},
-          {"reference_median_ms", t.reference_median_ms},
-          {"reference_rate", t.reference_rate},
-          {"reference_spread", t.reference_spread},
-          {"ratio", t.ratio},
-          {"threshold", t.threshold},
-          {"output_digest", t.output_digest},
-          {"flops", t.flops},
-          {"bytes", t.bytes},
-          {"memcpy_gbps", t.memcpy_gbps},
-          {"cublas_gflops", t.cublas_gflops}};
+              {"rate_unit", t.rate_unit},
+              {"repetitions", t.repetitions},
+              {"median_ms", t.median_ms},
+              {"min_ms", t.min_ms},
+              {"max_ms", t.max_ms},
+              {"spread", t.spread},
+              {"rate", t.rate},
+              {"reference_name", t.reference_name},
+              {"reference_median_ms", t.reference_median_ms},
+              {"reference_rate", t.reference_rate},
+              {"reference_spread", t.reference_spread},
+              {"ratio", t.ratio},
+              {"threshold", t.threshold},
+              {"output_digest", t.output_digest},
+              {"flops", t.flops},
+              {"bytes", t.bytes},
+              {"memcpy_gbps", t.memcpy_gbps},
+              {"cublas_gflops", t.cublas_gflops}};
   if (t.health) {
     out["health"] = {{"checked", t.health->checked},
                      {"throttled", t.health->throttled},

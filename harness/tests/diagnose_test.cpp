@@ -39,7 +39,8 @@ struct Product {
     for (int r = 0; r < m; ++r)
       for (int col = 0; col < n; ++col) {
         double sum = 0;
-        for (int l = from; l < to; ++l) sum += a[static_cast<size_t>(r) * k + l] * b[static_cast<size_t>(l) * n + col];
+        for (int l = from; l < to; ++l)
+          sum += a[static_cast<size_t>(r) * k + l] * b[static_cast<size_t>(l) * n + col];
         out[static_cast<size_t>(r) * n + col] = static_cast<float>(sum);
       }
     return out;
@@ -138,13 +139,15 @@ TEST(Diagnose, TransposedResult) {
   Product p(9, 9, 9);
   std::vector<float> got(p.c.size());
   for (int r = 0; r < 9; ++r)
-    for (int c = 0; c < 9; ++c) got[static_cast<size_t>(c) * 9 + r] = p.c[static_cast<size_t>(r) * 9 + c];
+    for (int c = 0; c < 9; ++c)
+      got[static_cast<size_t>(c) * 9 + r] = p.c[static_cast<size_t>(r) * 9 + c];
   EXPECT_EQ(id_of(diagnose_case(input_for(p.c, got, 9, 9))), "transposed_result");
   // Not square: the transpose laid out as cols x rows (lab 1's transposed copy).
   std::vector<float> in(6 * 10), out(6 * 10);
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) + 0.5f;
   for (int r = 0; r < 6; ++r)
-    for (int c = 0; c < 10; ++c) out[static_cast<size_t>(c) * 6 + r] = in[static_cast<size_t>(r) * 10 + c];
+    for (int c = 0; c < 10; ++c)
+      out[static_cast<size_t>(c) * 6 + r] = in[static_cast<size_t>(r) * 10 + c];
   EXPECT_EQ(id_of(diagnose_case(input_for(in, out, 6, 10))), "transposed_result");
 }
 
@@ -167,7 +170,8 @@ TEST(Diagnose, OperandReadTransposedIsASwappedIndex) {
   for (int r = 0; r < 12; ++r)
     for (int c = 0; c < 12; ++c) {
       double sum = 0;
-      for (int l = 0; l < 12; ++l) sum += p.a[static_cast<size_t>(r) * 12 + l] * p.b[static_cast<size_t>(c) * 12 + l];
+      for (int l = 0; l < 12; ++l)
+        sum += p.a[static_cast<size_t>(r) * 12 + l] * p.b[static_cast<size_t>(c) * 12 + l];
       got[static_cast<size_t>(r) * 12 + c] = static_cast<float>(sum);
     }
   auto in = input_for(p.c, got, 12, 12);
@@ -178,7 +182,8 @@ TEST(Diagnose, OperandReadTransposedIsASwappedIndex) {
   std::vector<float> got_v(10);
   for (int i = 0; i < 10; ++i) {
     double sum = 0;
-    for (int j = 0; j < 10; ++j) sum += v.a[static_cast<size_t>(j) * 10 + i] * v.b[static_cast<size_t>(j)];
+    for (int j = 0; j < 10; ++j)
+      sum += v.a[static_cast<size_t>(j) * 10 + i] * v.b[static_cast<size_t>(j)];
     got_v[static_cast<size_t>(i)] = static_cast<float>(sum);
   }
   auto in_v = input_for(v.c, got_v, 10, 1);
@@ -191,7 +196,8 @@ TEST(Diagnose, RunningSumsAreAnAccumulatorNotReset) {
   std::vector<float> got(p.c.size());
   for (int r = 0; r < 7; ++r) {
     float sum = 0;
-    for (int c = 0; c < 7; ++c) got[static_cast<size_t>(r) * 7 + c] = sum += p.c[static_cast<size_t>(r) * 7 + c];
+    for (int c = 0; c < 7; ++c)
+      got[static_cast<size_t>(r) * 7 + c] = sum += p.c[static_cast<size_t>(r) * 7 + c];
   }
   EXPECT_EQ(id_of(diagnose_case(input_for(p.c, got, 7, 7))), "accumulator_not_reset");
 }
@@ -267,9 +273,7 @@ TEST(Diagnose, OutputThatFollowsOldSharedMemoryIsUninitialisedShared) {
   };
   EXPECT_EQ(id_of(diagnose_case(in)), "uninitialised_shared");
   // Experiments that change nothing say nothing: the rule falls through.
-  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> {
-    return got;
-  };
+  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> { return got; };
   EXPECT_NE(id_of(diagnose_case(in)), "uninitialised_shared");
 }
 
@@ -290,10 +294,12 @@ TEST(Diagnose, OnlyTheFirstTileOrBlockRowRight) {
   for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<float>(i % 13) + 1;
   std::vector<float> got(expected.size(), -5.0f);
   for (int r = 0; r < 16; ++r)
-    for (int c = 0; c < 16; ++c) got[static_cast<size_t>(r) * 64 + c] = expected[static_cast<size_t>(r) * 64 + c];
+    for (int c = 0; c < 16; ++c)
+      got[static_cast<size_t>(r) * 64 + c] = expected[static_cast<size_t>(r) * 64 + c];
   EXPECT_EQ(id_of(diagnose_case(input_for(expected, got, 64, 64))), "only_first_tile");
   for (int r = 0; r < 16; ++r)
-    for (int c = 0; c < 64; ++c) got[static_cast<size_t>(r) * 64 + c] = expected[static_cast<size_t>(r) * 64 + c];
+    for (int c = 0; c < 64; ++c)
+      got[static_cast<size_t>(r) * 64 + c] = expected[static_cast<size_t>(r) * 64 + c];
   auto d = diagnose_case(input_for(expected, got, 64, 64));
   ASSERT_EQ(id_of(d), "only_first_tile");
   EXPECT_NE(d->evidence.find("first row of blocks"), std::string::npos) << d->evidence;
@@ -302,8 +308,8 @@ TEST(Diagnose, OnlyTheFirstTileOrBlockRowRight) {
 TEST(Diagnose, WrongBorderPastTheLastFullTile) {
   std::vector<float> expected(40 * 40, 2.0f);
   std::vector<float> got = expected;
-  got[static_cast<size_t>(35) * 40 + 3] = 7;   // row 35: past the last full tile of 16 (rows 32+)
-  got[static_cast<size_t>(4) * 40 + 39] = 7;   // column 39
+  got[static_cast<size_t>(35) * 40 + 3] = 7;  // row 35: past the last full tile of 16 (rows 32+)
+  got[static_cast<size_t>(4) * 40 + 39] = 7;  // column 39
   EXPECT_EQ(id_of(diagnose_case(input_for(expected, got, 40, 40))), "border_wrong");
   got[static_cast<size_t>(5) * 40 + 5] = 7;  // and one inside: no longer the border alone
   EXPECT_NE(id_of(diagnose_case(input_for(expected, got, 40, 40))), "border_wrong");

@@ -151,7 +151,8 @@ std::string error_map_svg(const harness::ErrorMap& map) {
   // The launch's blocks (tiles) over the map, in a distinct colour, so a wrong tile or a wrong
   // border past the last full tile lines up with them. Left out when they would be under 4 pixels.
   std::string tiles;
-  if (map.tile_rows > 0 && map.tile_cols > 0 && map.tile_cols * sx >= 4 && map.tile_rows * sy >= 4) {
+  if (map.tile_rows > 0 && map.tile_cols > 0 && map.tile_cols * sx >= 4 &&
+      map.tile_rows * sy >= 4) {
     std::string path;
     for (long long col = map.tile_cols; col < map.cols; col += map.tile_cols) {
       path += fmt::format("M{} {}V{}", px(kLeft + col * sx), px(kTop), px(kTop + plot_h));

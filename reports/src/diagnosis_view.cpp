@@ -51,8 +51,9 @@ std::string diagnosis_box(const harness::Diagnosis& d, const std::string& handou
 }
 
 std::string diagnosis_line(const harness::Diagnosis& d) {
-  return fmt::format(R"(<p class="diagnosis-line"><strong>Likely:</strong> {} <span class="muted">({})</span></p>)",
-                     html_escape(d.summary), html_escape(d.evidence));
+  return fmt::format(
+      R"(<p class="diagnosis-line"><strong>Likely:</strong> {} <span class="muted">({})</span></p>)",
+      html_escape(d.summary), html_escape(d.evidence));
 }
 
 std::string kernel_facts_table(const std::vector<harness::KernelFacts>& kernels) {
@@ -65,9 +66,11 @@ std::string kernel_facts_table(const std::vector<harness::KernelFacts>& kernels)
         fmt::arg("name", html_escape(k.name)), fmt::arg("b0", k.block[0]),
         fmt::arg("b1", k.block[1]), fmt::arg("b2", k.block[2]), fmt::arg("g0", k.grid[0]),
         fmt::arg("g1", k.grid[1]), fmt::arg("g2", k.grid[2]),
-        fmt::arg("regs", k.registers_per_thread), fmt::arg("shared", format_count(k.shared_bytes_per_block)),
+        fmt::arg("regs", k.registers_per_thread),
+        fmt::arg("shared", format_count(k.shared_bytes_per_block)),
         fmt::arg("local", k.local_bytes_per_thread > 0
-                              ? fmt::format(R"(<span class="wrong-value">{}</span>)", format_count(k.local_bytes_per_thread))
+                              ? fmt::format(R"(<span class="wrong-value">{}</span>)",
+                                            format_count(k.local_bytes_per_thread))
                               : std::string("0")),
         fmt::arg("occ", format_percent(k.occupancy)), fmt::arg("reading", html_escape(k.reading)));
   }

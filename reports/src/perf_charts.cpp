@@ -69,8 +69,8 @@ std::string roofline_svg(std::span<const RooflineEntry> entries) {
     x_low = std::min(x_low, ai);
     x_high = std::max(x_high, ai);
     const double roof = compute > 0 ? std::min(bandwidth * ai, compute) : bandwidth * ai;
-    for (double y : {gflops_of(t, t.median_ms), gflops_of(t, t.reference_median_ms),
-                     t.cublas_gflops, roof}) {
+    for (double y :
+         {gflops_of(t, t.median_ms), gflops_of(t, t.reference_median_ms), t.cublas_gflops, roof}) {
       if (y > 0) {
         y_low = std::min(y_low, y);
         y_high = std::max(y_high, y);
@@ -92,16 +92,16 @@ std::string roofline_svg(std::span<const RooflineEntry> entries) {
       R"(<svg class="roofline" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{d}">)"
       "\n<title>{d}</title>\n",
       fmt::arg("w", px(kWidth)), fmt::arg("h", px(kHeight)),
-      fmt::arg("d", "Roofline: floating-point rate against arithmetic intensity, with the memory "
-                    "bandwidth and cuBLAS measured in the same run"));
+      fmt::arg("d",
+               "Roofline: floating-point rate against arithmetic intensity, with the memory "
+               "bandwidth and cuBLAS measured in the same run"));
   // Decade grid and labels.
   for (double v = x_low; v <= x_high * 1.0001; v *= 10) {
     svg += fmt::format(
         R"(<line x1="{x}" y1="{t}" x2="{x}" y2="{b}" class="grid-line"/><text x="{x}" y="{ly}" class="chart-small" text-anchor="middle">{v}</text>)"
         "\n",
-        fmt::arg("x", px(x.at(v))), fmt::arg("t", px(kTop)),
-        fmt::arg("b", px(kHeight - kBottom)), fmt::arg("ly", px(kHeight - kBottom + 14)),
-        fmt::arg("v", tick_text(v)));
+        fmt::arg("x", px(x.at(v))), fmt::arg("t", px(kTop)), fmt::arg("b", px(kHeight - kBottom)),
+        fmt::arg("ly", px(kHeight - kBottom + 14)), fmt::arg("v", tick_text(v)));
   }
   for (double v = y_low; v <= y_high * 1.0001; v *= 10) {
     svg += fmt::format(
@@ -134,8 +134,9 @@ std::string roofline_svg(std::span<const RooflineEntry> entries) {
       R"(<text x="{}" y="{}" class="chart-small">memory: {} GB/s (cudaMemcpy)</text>)",
       px(x.at(x_low) + 6), px(y.at(roof_at(x_low * 1.5)) - 8), format_significant(bandwidth));
   if (compute > 0) {
-    svg += fmt::format(R"(<text x="{}" y="{}" class="chart-small" text-anchor="end">cuBLAS: {} GFLOP/s</text>)",
-                       px(kWidth - kRight), px(y.at(compute) - 6), format_significant(compute));
+    svg += fmt::format(
+        R"(<text x="{}" y="{}" class="chart-small" text-anchor="end">cuBLAS: {} GFLOP/s</text>)",
+        px(kWidth - kRight), px(y.at(compute) - 6), format_significant(compute));
   }
   svg += '\n';
 
@@ -146,9 +147,9 @@ std::string roofline_svg(std::span<const RooflineEntry> entries) {
     const double px_x = x.at(ai);
     const double own = gflops_of(t, t.median_ms);
     const double ref = gflops_of(t, t.reference_median_ms);
-    svg += fmt::format(R"(<g data-ai="{:.4g}" data-gflops="{:.4g}"><title>{}: {} GFLOP/s at {} FLOP/byte</title>)",
-                       ai, own, html_escape(drawn[i].title), format_significant(own),
-                       format_significant(ai));
+    svg += fmt::format(
+        R"(<g data-ai="{:.4g}" data-gflops="{:.4g}"><title>{}: {} GFLOP/s at {} FLOP/byte</title>)",
+        ai, own, html_escape(drawn[i].title), format_significant(own), format_significant(ai));
     if (t.cublas_gflops > 0) {
       svg += fmt::format(R"(<rect x="{}" y="{}" width="9" height="9" class="point-cublas"/>)",
                          px(px_x - 4.5), px(y.at(t.cublas_gflops) - 4.5));
@@ -215,11 +216,13 @@ std::string times_svg(std::span<const TimeBar> bars, const std::string& caption)
         "\n",
         fmt::arg("lx", px(kLeft - 8)), fmt::arg("ty", px(top + 14)),
         fmt::arg("label", shortened(b.label, 30)), fmt::arg("x", px(kLeft)), fmt::arg("y", px(top)),
-        fmt::arg("w", px(end - kLeft)), fmt::arg("cls", b.reference ? "bar-reference" : "bar-student"),
-        fmt::arg("vx", px(end + 6)), fmt::arg("ms", format_significant(b.median_ms)));
+        fmt::arg("w", px(end - kLeft)),
+        fmt::arg("cls", b.reference ? "bar-reference" : "bar-student"), fmt::arg("vx", px(end + 6)),
+        fmt::arg("ms", format_significant(b.median_ms)));
   }
-  svg += fmt::format(R"(<text x="{}" y="{}" class="chart-axis" text-anchor="middle">median time (log scale)</text>)",
-                     px((kLeft + kWidth - kRight) / 2), px(axis_y + 34));
+  svg += fmt::format(
+      R"(<text x="{}" y="{}" class="chart-axis" text-anchor="middle">median time (log scale)</text>)",
+      px((kLeft + kWidth - kRight) / 2), px(axis_y + 34));
   svg += "\n</svg>";
   return svg;
 }

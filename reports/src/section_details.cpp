@@ -5,8 +5,8 @@
 
 #include "charts.hpp"
 #include "diagnosis_view.hpp"
-#include "harness/diagnose.hpp"
 #include "format.hpp"
+#include "harness/diagnose.hpp"
 #include "reports/html.hpp"
 #include "sections.hpp"
 
@@ -141,9 +141,8 @@ std::string case_block(const harness::CaseResult& c) {
       fmt::arg("name", html_escape(c.name)), fmt::arg("badge", verdict_badge(c.verdict)),
       fmt::arg("reason", reason),
       fmt::arg("diagnosis", c.diagnosis ? diagnosis_line(*c.diagnosis) : std::string()),
-      fmt::arg("wrong", wrong_elements(c)),
-      fmt::arg("nan", format_count(c.nan_count)), fmt::arg("max_error", max_error_text(c)),
-      fmt::arg("tolerance", tolerance_text(c.tolerance)),
+      fmt::arg("wrong", wrong_elements(c)), fmt::arg("nan", format_count(c.nan_count)),
+      fmt::arg("max_error", max_error_text(c)), fmt::arg("tolerance", tolerance_text(c.tolerance)),
       fmt::arg("mismatches", mismatches_table(c)), fmt::arg("map", error_map_figure(c)),
       fmt::arg("oob", out_of_bounds_table(c)));
 }

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include "charts.hpp"
+#include "format.hpp"
 #include "harness/diagnose.hpp"
 #include "perf_charts.hpp"
-#include "format.hpp"
 #include "reports/html.hpp"
 #include "sections.hpp"
 
@@ -58,7 +58,8 @@ std::string render_speed_section(std::span<const CheckView> checks) {
   // The roofline: every speed check whose record has the work and the roofs of its run.
   std::vector<RooflineEntry> roofline;
   for (const auto& check : checks) {
-    if (check.kind == "speed" && timing_of(check)) roofline.push_back({check.title, timing_of(check)});
+    if (check.kind == "speed" && timing_of(check))
+      roofline.push_back({check.title, timing_of(check)});
   }
   std::string roofline_figure;
   if (const auto svg = roofline_svg(roofline); !svg.empty()) {
@@ -88,8 +89,8 @@ measured in this run on this GPU.</figcaption>
     }
     if (times.size() < 2) continue;
     times.push_back({first->reference_name, first->reference_median_ms, true});
-    const auto caption = fmt::format("Median times at {} (one bar per kernel, the reference last)",
-                                     first->size);
+    const auto caption =
+        fmt::format("Median times at {} (one bar per kernel, the reference last)", first->size);
     side_by_side = fmt::format(R"(<figure class="speed-figure times-figure">
 {}
 <figcaption>{}</figcaption>

@@ -19,7 +19,8 @@ namespace harness {
 class Floats {
  public:
   Floats() = default;
-  Floats(const std::vector<float>& values) : data_(values.data()), size_(values.size()) {}  // NOLINT
+  Floats(const std::vector<float>& values)
+      : data_(values.data()), size_(values.size()) {}  // NOLINT
   Floats(const float* data, std::size_t size) : data_(data), size_(size) {}
   const float& operator[](std::size_t i) const { return data_[i]; }
   std::size_t size() const { return size_; }

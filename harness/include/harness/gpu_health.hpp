@@ -13,7 +13,7 @@ namespace harness {
 // One reading. Unset fields: NVML could not say.
 struct HealthSample {
   bool available = false;
-  std::string why_not;  // when not available
+  std::string why_not;                   // when not available
   unsigned long long clock_reasons = 0;  // nvmlClocksEventReason* bits
   int processes = -1;                    // compute processes on the GPU, ours included
 };

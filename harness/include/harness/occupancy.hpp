@@ -10,14 +10,14 @@
 namespace harness {
 
 struct SmLimits {
-  int max_threads = 2048;             // per multiprocessor
-  int max_blocks = 32;                // per multiprocessor
-  int registers = 65536;              // per multiprocessor
-  long long shared_bytes = 233472;    // per multiprocessor (228 KiB on an H100)
-  long long reserved_shared = 1024;   // the runtime's share of every block
+  int max_threads = 2048;            // per multiprocessor
+  int max_blocks = 32;               // per multiprocessor
+  int registers = 65536;             // per multiprocessor
+  long long shared_bytes = 233472;   // per multiprocessor (228 KiB on an H100)
+  long long reserved_shared = 1024;  // the runtime's share of every block
   int warp_size = 32;
-  int register_unit = 256;            // registers are given to warps in units of this
-  long long shared_unit = 128;        // shared memory is given to blocks in units of this
+  int register_unit = 256;      // registers are given to warps in units of this
+  long long shared_unit = 128;  // shared memory is given to blocks in units of this
 };
 
 struct Occupancy {

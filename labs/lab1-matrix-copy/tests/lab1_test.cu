@@ -43,13 +43,12 @@ void check_copies_exactly(Check& check, CopyLauncher copy, const char* name) {
       harness::expect_guards_intact(result, in, cols);
       harness::expect_unchanged(result, in, values);
       // A wrong copy: name the likely mistake (transposed, unwritten, ...).
-      const harness::CaseRerun rerun{
-          {{"in", &values, cols}},
-          values.size(),
-          [&](const std::vector<float*>& inputs, float* output) {
-            copy(inputs[0], output, rows, cols);
-          },
-          call};
+      const harness::CaseRerun rerun{{{"in", &values, cols}},
+                                     values.size(),
+                                     [&](const std::vector<float*>& inputs, float* output) {
+                                       copy(inputs[0], output, rows, cols);
+                                     },
+                                     call};
       harness::FailedCase failed;
       failed.expected = &values;
       failed.rows = rows;
@@ -182,7 +181,8 @@ LAB_CHECK(CopyMatrixStrided, ElementsPerThread) {
         fmt::format("{}; needs {} or more (make the grid shorter in y)", summary, needed));
     check.diagnose(harness::make_diagnosis(
         "one_element_per_thread",
-        fmt::format("{:.2f} elements per thread recorded; the loop in y never repeats", per_thread)));
+        fmt::format("{:.2f} elements per thread recorded; the loop in y never repeats",
+                    per_thread)));
   }
 }
 

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "harness/check.hpp"
-#include "harness/diagnose.hpp"
 #include "harness/cuda_check.hpp"
+#include "harness/diagnose.hpp"
 #include "harness/matmul.hpp"
 #include "harness/matmul_checks.hpp"
 #include "harness/matmul_spec.hpp"
