@@ -170,7 +170,8 @@ endfunction()
 # known-wrong kernel in tests/wrong/ must fail the checks its "// must-fail: Suite.Name Suite.Other"
 # lines name (one or more lines), where sanitizer.memcheck or sanitizer.racecheck means
 # compute-sanitizer must report errors (a race does not always show in the results, the sanitizer
-# always sees it). Without a GPU they are skipped.
+# always sees it). Without a GPU they are skipped. A "// diagnosis: id" line names the mistake the
+# failing records must diagnose (harness/diagnose.hpp); the starter's is "unwritten".
 function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
   set(variants "starter=${lab_dir}/kernel.cu")
   file(GLOB wrong_kernels CONFIGURE_DEPENDS "${lab_dir}/tests/wrong/*.cu")
@@ -189,9 +190,20 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
   foreach(variant IN LISTS variants)
     string(REGEX REPLACE "=.*" "" name "${variant}")
     string(REGEX REPLACE "^[^=]*=" "" file "${variant}")
+    # "// diagnosis: id [other-id ...]": the mistake the records must name (the starter's is
+    # always "unwritten"); expect_failure.sh checks it.
+    set(expected_diagnosis "")
     if(name STREQUAL "starter")
       set(must_fail ${correctness_checks})
+      set(expected_diagnosis "unwritten")
     else()
+      file(STRINGS "${file}" diagnosis_lines REGEX "^// diagnosis:")
+      foreach(line IN LISTS diagnosis_lines)
+        string(REGEX REPLACE "^// diagnosis:[ ]*" "" diagnosis_ids "${line}")
+        string(STRIP "${diagnosis_ids}" diagnosis_ids)
+        string(APPEND expected_diagnosis " ${diagnosis_ids}")
+      endforeach()
+      string(STRIP "${expected_diagnosis}" expected_diagnosis)
       # Every "// must-fail:" line counts, so a long list can wrap over several lines.
       file(STRINGS "${file}" header_lines REGEX "^// must-fail:")
       set(must_fail "")
@@ -246,6 +258,10 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
                      "${CMAKE_BINARY_DIR}/results/must_fail/${target}" ${must_fail})
     set_tests_properties(${lab}.must_fail.${name} PROPERTIES
       LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
+    if(expected_diagnosis)
+      set_tests_properties(${lab}.must_fail.${name} PROPERTIES
+        ENVIRONMENT "EXPECT_DIAGNOSIS=${expected_diagnosis}")
+    endif()
   endforeach()
 endfunction()
 

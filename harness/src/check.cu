@@ -7,6 +7,7 @@
 
 #include "harness/compare.hpp"
 #include "harness/cuda_check.hpp"
+#include "harness/diagnose.hpp"
 #include "harness/grade.hpp"
 #include "harness/random.hpp"
 
@@ -36,6 +37,13 @@ std::string failure_message(const CheckRecord& record) {
   }
   text += fmt::format("  seed {}; replay: {}", record.seed, record.reproduce);
   return text;
+}
+
+// Single quotes for the shell: case names hold spaces and '*'.
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (const char ch : text) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return quoted + "'";
 }
 
 }  // namespace
@@ -71,11 +79,14 @@ void Check::run_case(const std::string& name, const std::function<void(CaseResul
     record_.cases.push_back(std::move(result));
     return;
   }
+  // LAB_CASE (from a replay command) runs one case of the check alone.
+  if (const char* only = std::getenv("LAB_CASE"); only && *only && name != only) return;
   try {
     body(result);
   } catch (const CudaError& error) {
     if (is_sticky(error.code)) lab_run().context_lost = true;
     fail_case(result, error.what());
+    if (!result.diagnosis) result.diagnosis = diagnose_launch_error(error.what());
   }
   record_.cases.push_back(std::move(result));
 }
@@ -89,6 +100,18 @@ CheckRecord Check::finish(double duration_s) {
   record_.max_points = spec_.points;
   decide_verdict();
   record_.points = points_for(spec_, record_.verdict, record_.fraction);
+  if (record_.verdict != Verdict::fail) record_.diagnosis.reset();
+  if (record_.verdict == Verdict::fail && !record_.diagnosis) {
+    record_.diagnosis = choose_check_diagnosis(record_.cases);
+    if (!record_.diagnosis && record_.timing) record_.diagnosis = diagnose_speed(*record_.timing);
+  }
+  // The replay names the first failed case too, so it reruns that size alone.
+  for (const auto& c : record_.cases) {
+    if (c.verdict == Verdict::pass || c.verdict == Verdict::not_run) continue;
+    record_.reproduce = fmt::format("LAB_SEED={} LAB_CASE={} {} --gtest_filter={}", lab_run().seed,
+                                    shell_quote(c.name), lab_run().executable, spec_.id);
+    break;
+  }
   return record_;
 }
 

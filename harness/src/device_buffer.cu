@@ -77,7 +77,10 @@ void DeviceBuffer::fill_random(std::uint64_t seed) {
 }
 
 DeviceBuffer::DeviceBuffer(std::string name, std::size_t count, std::size_t guard)
-    : name_(std::move(name)), count_(count), guard_(guard), guard_byte_(next_guard_byte()) {
+    : DeviceBuffer(std::move(name), count, guard, next_guard_byte()) {}
+
+DeviceBuffer::DeviceBuffer(std::string name, std::size_t count, std::size_t guard, int guard_byte)
+    : name_(std::move(name)), count_(count), guard_(guard), guard_byte_(guard_byte) {
   const std::size_t bytes = (count_ + 2 * guard_) * sizeof(float);
   CUDA_CHECK(cudaMalloc(&base_, bytes));
   payload_ = base_ + guard_;
@@ -95,8 +98,11 @@ DeviceBuffer DeviceBuffer::matrix(std::string name, long long rows, long long co
   // a write past the end must land outside the allocation, where memcheck reports it.
   const char* sanitizer = std::getenv("LAB_SANITIZER");
   if (sanitizer && *sanitizer) return DeviceBuffer(std::move(name), count, 0);
-  const auto guard = std::max<std::size_t>(4096, static_cast<std::size_t>(64 * (cols + 1)));
-  return DeviceBuffer(std::move(name), count, guard);
+  return DeviceBuffer(std::move(name), count, matrix_guard(cols));
+}
+
+std::size_t DeviceBuffer::matrix_guard(long long cols) {
+  return std::max<std::size_t>(4096, static_cast<std::size_t>(64 * (cols + 1)));
 }
 
 void DeviceBuffer::upload(const std::vector<float>& values) {

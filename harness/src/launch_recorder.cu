@@ -2,6 +2,8 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -10,6 +12,8 @@
 #include <fmt/format.h>
 
 #include "harness/cuda_check.hpp"
+#include "harness/occupancy.hpp"
+#include "harness/record.hpp"
 
 namespace harness {
 namespace {
@@ -52,6 +56,7 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
       launch.registers_per_thread = kernel->registersPerThread;
       launch.static_shared_bytes = kernel->staticSharedMemory;
       launch.dynamic_shared_bytes = kernel->dynamicSharedMemory;
+      launch.local_bytes_per_thread = kernel->localMemoryPerThread;
       collected.kernels.push_back(launch);
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
       ++collected.memory_copies;
@@ -100,6 +105,44 @@ RecordedActivity LaunchRecorder::stop() {
   stopped_ = true;
   std::lock_guard lock(collected_mutex);
   return std::exchange(collected, {});
+}
+
+SmLimits current_sm_limits() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp p{};
+  CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  SmLimits limits;
+  limits.max_threads = p.maxThreadsPerMultiProcessor;
+  limits.max_blocks = p.maxBlocksPerMultiProcessor;
+  limits.registers = p.regsPerMultiprocessor;
+  limits.shared_bytes = static_cast<long long>(p.sharedMemPerMultiprocessor);
+  limits.reserved_shared = static_cast<long long>(p.reservedSharedMemPerBlock);
+  limits.warp_size = p.warpSize;
+  return limits;
+}
+
+std::vector<KernelFacts> kernel_facts(const RecordedActivity& activity) {
+  std::vector<KernelFacts> facts;
+  if (activity.kernels.empty()) return facts;
+  const SmLimits limits = current_sm_limits();
+  for (const auto& launch : activity.kernels) {
+    const bool seen = std::any_of(facts.begin(), facts.end(),
+                                  [&](const KernelFacts& f) { return f.name == launch.name; });
+    if (seen) continue;
+    KernelFacts f;
+    f.name = launch.name;
+    for (int i = 0; i < 3; ++i) {
+      f.block[i] = launch.block[i];
+      f.grid[i] = launch.grid[i];
+    }
+    f.registers_per_thread = launch.registers_per_thread;
+    f.shared_bytes_per_block = launch.static_shared_bytes + launch.dynamic_shared_bytes;
+    f.local_bytes_per_thread = launch.local_bytes_per_thread;
+    read_kernel_facts(f, limits);
+    facts.push_back(std::move(f));
+  }
+  return facts;
 }
 
 std::string describe_launch(const KernelLaunch& launch) {

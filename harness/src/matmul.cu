@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "harness/cuda_check.hpp"
+#include "harness/diagnose_run.hpp"
 #include "harness/launch_recorder.hpp"
 #include "harness/random.hpp"
 
@@ -293,14 +294,32 @@ void run_matmul_case(CaseResult& result, const MatmulProblem& p, const std::vect
   auto c = DeviceBuffer::matrix("C", s.m, s.n);
   a.upload(p.a);
   b.upload(p.b);
+  CaseLaunchCapture capture;
   launch(a.data(), b.data(), c.data());
   synchronize_after(call);
+  const auto activity = capture.stop();
   expect_matrix(result, expected, c, s.m, s.n, tolerance);
   expect_guards_intact(result, c, s.n);
   expect_guards_intact(result, a, s.k);
   expect_guards_intact(result, b, s.n);
   expect_unchanged(result, a, p.a);
   expect_unchanged(result, b, p.b);
+
+  const CaseRerun rerun{
+      {{"A", &p.a, s.k}, {"B", &p.b, s.n}},
+      static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.n),
+      [&launch](const std::vector<float*>& in, float* out) { launch(in[0], in[1], out); },
+      call};
+  FailedCase failed;
+  failed.expected = &expected;
+  failed.tolerance = &tolerance;
+  failed.rows = s.m;
+  failed.cols = s.n;
+  failed.output = &c;
+  failed.launch = main_launch(activity);
+  failed.product = ProductInputs{p.a, p.b, s.m, s.k, s.n};
+  failed.rerun = &rerun;
+  diagnose_failed_case(result, failed);
 }
 
 void check_matmul(CaseResult& result, const MatmulProblem& problem, const MatmulLauncher& launch,
@@ -317,6 +336,26 @@ TimedWork cublas_reference(const float* a, const float* b, float* c, const Matmu
   Cublas::get();  // load before timing starts
   return {"cuBLAS SGEMM (FP32)", [=] { Cublas::get().sgemm_row_major(a, b, c, shape); },
           shape.flops()};
+}
+
+Roofs measure_roofs(const float* a, const float* b, float* c, const MatmulShape& shape) {
+  Roofs roofs;
+  TimingOptions options;
+  options.repetitions = 10;
+  options.min_repetitions = 5;
+  try {
+    constexpr std::size_t kBytes = 256u << 20;
+    DeviceBuffer from("bandwidth source", kBytes / sizeof(float), 0);
+    DeviceBuffer to("bandwidth target", kBytes / sizeof(float), 0);
+    const auto copy = memcpy_reference(from.data(), to.data(), kBytes);
+    const auto blas = cublas_reference(a, b, c, shape);
+    const auto measured = time_alternating({copy.run, blas.run}, options);
+    roofs.memcpy_gbps = copy.work / (measured[0].median_ms * 1e-3) / 1e9;
+    roofs.cublas_gflops = blas.work / (measured[1].median_ms * 1e-3) / 1e9;
+  } catch (const std::exception&) {
+    // The chart is help, not a verdict: without roofs it is left out.
+  }
+  return roofs;
 }
 
 TimedWork naive_reference(const float* a, const float* b, float* c, const MatmulShape& shape) {

@@ -5,6 +5,7 @@
 #include "harness/compare.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/device_buffer.hpp"
+#include "harness/diagnose.hpp"
 #include "harness/observe.hpp"
 #include "harness/speed.hpp"
 
@@ -128,6 +129,8 @@ void judge_shared_memory(Check& check, const RecordedActivity& activity, const s
                       fmt::format("launched with no shared memory: {}. The tiles {} must be "
                                   "__shared__ arrays, and the product must be computed from them",
                                   without, tiles));
+    check.diagnose(make_diagnosis("no_shared_memory",
+                                  "the recorded launch(es) show 0 bytes of shared memory"));
   }
 }
 
@@ -156,8 +159,10 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
     return count_differences_on_device(expected.data(), c.data(), c.size()) == 0 &&
            c.check_guards().empty();
   };
-  launch(a.data(), b.data(), c.data());
-  synchronize_after(call);
+  record_kernel_facts(check, [&] {
+    launch(a.data(), b.data(), c.data());
+    synchronize_after(call);
+  });
   if (!product_right()) {
     check.set_verdict(Verdict::fail, reasons.before_timing);
     return;
@@ -179,6 +184,14 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
   const auto product = c.download();
   auto judged = timing;
   judged.output_digest = output_digest(product.data(), product.size());
+  // The roofline: the least traffic a product needs, the bandwidth and cuBLAS in this run.
+  judged.flops = shape.flops();
+  judged.bytes =
+      4.0 * (1.0 * shape.m * shape.k + 1.0 * shape.k * shape.n + 1.0 * shape.m * shape.n);
+  const auto roofs = measure_roofs(a.data(), b.data(), reference_c.data(), shape);
+  judged.memcpy_gbps = roofs.memcpy_gbps;
+  judged.cublas_gflops =
+      reference == SpeedReference::cublas ? timing.reference_rate : roofs.cublas_gflops;
   judge_share(check, judged, threshold, max_spread);  // judge_speed unless scored by share
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "harness/cuda_check.hpp"
+#include "harness/diagnose.hpp"
 
 namespace harness {
 
@@ -17,10 +18,16 @@ std::optional<RecordedActivity> observe_launches(Check& check, const std::string
   synchronize_after(call);
   auto activity = recorder.stop();
   for (const auto& kernel : activity.kernels) check.note("launched " + describe_launch(kernel));
+  if (!check.has_kernel_facts()) {
+    for (auto& facts : kernel_facts(activity)) check.add_kernel_facts(std::move(facts));
+  }
   if (activity.memory_copies > 0) {
     check.set_verdict(
         Verdict::fail,
         fmt::format("{} calls cudaMemcpy: the work must be done by your kernel", call));
+    check.diagnose(make_diagnosis(
+        "memcpy_instead_of_kernel",
+        fmt::format("{} cudaMemcpy call(s) recorded during {}", activity.memory_copies, call)));
     return std::nullopt;
   }
   if (activity.kernels.empty()) {
@@ -28,6 +35,22 @@ std::optional<RecordedActivity> observe_launches(Check& check, const std::string
     return std::nullopt;
   }
   return activity;
+}
+
+}  // namespace harness
+
+namespace harness {
+
+void record_kernel_facts(Check& check, const std::function<void()>& launch) {
+  std::optional<RecordedActivity> activity;
+  {
+    LaunchRecorder recorder;
+    launch();
+    activity =
+        recorder.unavailable_reason().empty() ? std::optional(recorder.stop()) : std::nullopt;
+  }
+  if (!activity || check.has_kernel_facts()) return;
+  for (auto& facts : kernel_facts(*activity)) check.add_kernel_facts(std::move(facts));
 }
 
 }  // namespace harness

@@ -53,7 +53,9 @@ json to_json_value(const ErrorMap& map) {
           {"cell_cols", map.cell_cols},
           {"grid_rows", map.grid_rows},
           {"grid_cols", map.grid_cols},
-          {"wrong_fraction", map.wrong_fraction}};
+          {"wrong_fraction", map.wrong_fraction},
+          {"tile_rows", map.tile_rows},
+          {"tile_cols", map.tile_cols}};
 }
 
 ErrorMap error_map_from(const json& in) {
@@ -65,11 +67,62 @@ ErrorMap error_map_from(const json& in) {
   read_optional(in, "grid_rows", map.grid_rows);
   read_optional(in, "grid_cols", map.grid_cols);
   read_optional(in, "wrong_fraction", map.wrong_fraction);
+  read_optional(in, "tile_rows", map.tile_rows);
+  read_optional(in, "tile_cols", map.tile_cols);
   if (map.grid_rows < 0 || map.grid_cols < 0 ||
       map.wrong_fraction.size() != static_cast<size_t>(map.grid_rows) * map.grid_cols) {
     throw RecordError("error_map: wrong_fraction does not have grid_rows x grid_cols entries");
   }
   return map;
+}
+
+json to_json_value(const Diagnosis& d) {
+  return {{"id", d.id},     {"summary", d.summary}, {"evidence", d.evidence},
+          {"hint", d.hint}, {"handout", d.handout}, {"also", d.also}};
+}
+
+Diagnosis diagnosis_from(const json& in) {
+  Diagnosis d;
+  read_optional(in, "id", d.id);
+  read_optional(in, "summary", d.summary);
+  read_optional(in, "evidence", d.evidence);
+  read_optional(in, "hint", d.hint);
+  read_optional(in, "handout", d.handout);
+  read_optional(in, "also", d.also);
+  if (d.id.empty()) throw RecordError("diagnosis: the id is empty");
+  return d;
+}
+
+json to_json_value(const KernelFacts& k) {
+  return {{"name", k.name},
+          {"block", {k.block[0], k.block[1], k.block[2]}},
+          {"grid", {k.grid[0], k.grid[1], k.grid[2]}},
+          {"registers_per_thread", k.registers_per_thread},
+          {"shared_bytes_per_block", k.shared_bytes_per_block},
+          {"local_bytes_per_thread", k.local_bytes_per_thread},
+          {"occupancy", k.occupancy},
+          {"limited_by", k.limited_by},
+          {"reading", k.reading}};
+}
+
+KernelFacts kernel_facts_from(const json& in) {
+  KernelFacts k;
+  read_optional(in, "name", k.name);
+  for (const char* key : {"block", "grid"}) {
+    if (auto it = in.find(key); it != in.end() && !it->is_null()) {
+      const auto dims = it->get<std::vector<unsigned>>();
+      if (dims.size() != 3) throw RecordError(fmt::format("kernels: {} needs 3 numbers", key));
+      unsigned* target = std::string_view(key) == "block" ? k.block : k.grid;
+      for (int i = 0; i < 3; ++i) target[i] = dims[static_cast<size_t>(i)];
+    }
+  }
+  read_optional(in, "registers_per_thread", k.registers_per_thread);
+  read_optional(in, "shared_bytes_per_block", k.shared_bytes_per_block);
+  read_optional(in, "local_bytes_per_thread", k.local_bytes_per_thread);
+  read_optional(in, "occupancy", k.occupancy);
+  read_optional(in, "limited_by", k.limited_by);
+  read_optional(in, "reading", k.reading);
+  return k;
 }
 
 json to_json_value(const CaseResult& c) {
@@ -85,6 +138,7 @@ json to_json_value(const CaseResult& c) {
   out["first_mismatches"] = json::array();
   for (const auto& m : c.first_mismatches) out["first_mismatches"].push_back(to_json_value(m));
   if (c.error_map) out["error_map"] = to_json_value(*c.error_map);
+  if (c.diagnosis) out["diagnosis"] = to_json_value(*c.diagnosis);
   out["out_of_bounds"] = json::array();
   for (const auto& w : c.out_of_bounds) {
     out["out_of_bounds"].push_back(
@@ -109,6 +163,9 @@ CaseResult case_from(const json& in) {
   }
   if (auto it = in.find("error_map"); it != in.end() && !it->is_null()) {
     c.error_map = error_map_from(*it);
+  }
+  if (auto it = in.find("diagnosis"); it != in.end() && !it->is_null()) {
+    c.diagnosis = diagnosis_from(*it);
   }
   if (auto it = in.find("out_of_bounds"); it != in.end()) {
     for (const auto& w : *it) {
@@ -137,7 +194,11 @@ json to_json_value(const Timing& t) {
               {"reference_spread", t.reference_spread},
               {"ratio", t.ratio},
               {"threshold", t.threshold},
-              {"output_digest", t.output_digest}};
+              {"output_digest", t.output_digest},
+              {"flops", t.flops},
+              {"bytes", t.bytes},
+              {"memcpy_gbps", t.memcpy_gbps},
+              {"cublas_gflops", t.cublas_gflops}};
   if (!t.rounds.empty()) {
     json rounds = json::array();
     for (const auto& r : t.rounds) {
@@ -148,6 +209,12 @@ json to_json_value(const Timing& t) {
                         {"ratio", r.ratio}});
     }
     out["rounds"] = std::move(rounds);
+  }
+  if (t.health) {
+    out["health"] = {{"checked", t.health->checked},
+                     {"throttled", t.health->throttled},
+                     {"busy", t.health->busy},
+                     {"text", t.health->text}};
   }
   return out;
 }
@@ -179,6 +246,18 @@ Timing timing_from(const json& in) {
       read_optional(r, "ratio", round.ratio);
       t.rounds.push_back(round);
     }
+  }
+  read_optional(in, "flops", t.flops);
+  read_optional(in, "bytes", t.bytes);
+  read_optional(in, "memcpy_gbps", t.memcpy_gbps);
+  read_optional(in, "cublas_gflops", t.cublas_gflops);
+  if (auto it = in.find("health"); it != in.end() && !it->is_null()) {
+    GpuHealth h;
+    read_optional(*it, "checked", h.checked);
+    read_optional(*it, "throttled", h.throttled);
+    read_optional(*it, "busy", h.busy);
+    read_optional(*it, "text", h.text);
+    t.health = h;
   }
   return t;
 }
@@ -275,6 +354,11 @@ void to_json(json& out, const CheckRecord& r) {
   for (const auto& c : r.cases) out["cases"].push_back(to_json_value(c));
   if (r.timing) out["timing"] = to_json_value(*r.timing);
   if (r.device) out["device"] = to_json_value(*r.device);
+  if (r.diagnosis) out["diagnosis"] = to_json_value(*r.diagnosis);
+  if (!r.kernels.empty()) {
+    out["kernels"] = json::array();
+    for (const auto& k : r.kernels) out["kernels"].push_back(to_json_value(k));
+  }
 }
 
 void from_json(const json& in, CheckRecord& r) {
@@ -306,6 +390,13 @@ void from_json(const json& in, CheckRecord& r) {
   }
   if (auto it = in.find("timing"); it != in.end() && !it->is_null()) r.timing = timing_from(*it);
   if (auto it = in.find("device"); it != in.end() && !it->is_null()) r.device = device_from(*it);
+  if (auto it = in.find("diagnosis"); it != in.end() && !it->is_null()) {
+    r.diagnosis = diagnosis_from(*it);
+  }
+  r.kernels.clear();
+  if (auto it = in.find("kernels"); it != in.end() && !it->is_null()) {
+    for (const auto& k : *it) r.kernels.push_back(kernel_facts_from(k));
+  }
 }
 
 std::filesystem::path record_path(const std::filesystem::path& results_dir,

@@ -6,15 +6,34 @@
 #include <fmt/format.h>
 
 #include "harness/cuda_check.hpp"
+#include "harness/diagnose.hpp"
+#include "harness/gpu_health.hpp"
 
 namespace harness {
+namespace {
+
+// NVML names GPUs by PCI bus id; CUDA's device numbering can differ from NVML's.
+std::string current_pci_bus_id() {
+  int device = 0;
+  char id[32] = {};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetPCIBusId(id, static_cast<int>(sizeof id), device) != cudaSuccess) {
+    return {};
+  }
+  return id;
+}
+
+}  // namespace
 
 Timing measure_against(const std::string& size, const std::string& rate_unit,
                        const TimedWork& student, const TimedWork& reference,
                        const TimingOptions& options) {
   // Reference first in each round; both see the same flushed cache and the same clocks.
   const std::vector<std::function<void()>> functions{reference.run, student.run};
+  const auto bus_id = current_pci_bus_id();
+  const auto before = sample_gpu_health(bus_id);
   const auto measured = time_alternating(functions, options);
+  const auto after = sample_gpu_health(bus_id);
   const auto& ref = measured[0];
   const auto& own = measured[1];
   Timing t;
@@ -31,6 +50,7 @@ Timing measure_against(const std::string& size, const std::string& rate_unit,
   t.reference_spread = ref.spread();
   t.reference_rate = reference.work / (ref.median_ms * 1e-3) / 1e9;
   t.ratio = t.reference_rate > 0 ? t.rate / t.reference_rate : 0;
+  t.health = judge_gpu_health(before, after);
   return t;
 }
 
@@ -93,10 +113,22 @@ void judge_speed(Check& check, const Timing& timing, double threshold, double ma
   for (const auto& r : timing.rounds) {
     rounds += fmt::format("{}{:.1f}%", rounds.empty() ? "" : ", ", r.ratio * 100);
   }
-  check.set_verdict(timing.ratio >= threshold ? Verdict::pass : Verdict::fail,
-                    rounds.empty() ? summary
+  const auto said = rounds.empty() ? summary
                                    : fmt::format("{} (rounds: {}; spread at most {:.1f}%)", summary,
-                                                 rounds, spread * 100));
+                                                 rounds, spread * 100);
+  const bool passed = timing.ratio >= threshold;
+  // A slow result on a throttled or shared GPU says nothing about the student's kernel.
+  if (!passed && timing.health && timing.health->checked &&
+      (timing.health->throttled || timing.health->busy)) {
+    check.set_verdict(Verdict::inconclusive,
+                      fmt::format("inconclusive, re-run: {} ({})", timing.health->text, said));
+    return;
+  }
+  if (timing.health && !timing.health->checked) check.note(timing.health->text);
+  check.set_verdict(passed ? Verdict::pass : Verdict::fail, said);
+  if (!passed) {
+    if (auto diagnosis = diagnose_speed(judged)) check.diagnose(std::move(*diagnosis));
+  }
 }
 
 void judge_share(Check& check, const Timing& timing, double threshold, double max_spread) {

@@ -93,7 +93,7 @@ std::string error_map_svg(const harness::ErrorMap& map) {
   constexpr double kRight = 12;
   constexpr double kLegendHeight = 40;
   const auto [plot_w, plot_h] = plot_size(map);
-  const double width = std::max(kLeft + plot_w + kRight, 340.0);
+  const double width = std::max(kLeft + plot_w + kRight, 400.0);
   const double height = kTop + plot_h + kLegendHeight;
   const double sx = plot_w / static_cast<double>(map.cols);  // pixels per element
   const double sy = plot_h / static_cast<double>(map.rows);
@@ -148,6 +148,25 @@ std::string error_map_svg(const harness::ErrorMap& map) {
     }
   }
 
+  // The launch's blocks (tiles) over the map, in a distinct colour, so a wrong tile or a wrong
+  // border past the last full tile lines up with them. Left out when they would be under 4 pixels.
+  std::string tiles;
+  if (map.tile_rows > 0 && map.tile_cols > 0 && map.tile_cols * sx >= 4 &&
+      map.tile_rows * sy >= 4) {
+    std::string path;
+    for (long long col = map.tile_cols; col < map.cols; col += map.tile_cols) {
+      path += fmt::format("M{} {}V{}", px(kLeft + col * sx), px(kTop), px(kTop + plot_h));
+    }
+    for (long long row = map.tile_rows; row < map.rows; row += map.tile_rows) {
+      path += fmt::format("M{} {}H{}", px(kLeft), px(kTop + row * sy), px(kLeft + plot_w));
+    }
+    if (!path.empty()) {
+      tiles = fmt::format(
+          R"(<path class="tile-grid" d="{}" stroke="#1d4ed8" stroke-width="1" stroke-dasharray="3 2" fill="none"><title>thread blocks of {} &#215; {} elements</title></path>)",
+          path, map.tile_rows, map.tile_cols);
+    }
+  }
+
   const std::size_t total_cells = map.wrong_fraction.size();
   const std::string description = fmt::format(
       "Error map of the {} &#215; {} matrix: {} of {} cells have wrong elements, {} entirely wrong",
@@ -175,6 +194,7 @@ std::string error_map_svg(const harness::ErrorMap& map) {
   svg += '\n';
   svg += cells;
   svg += grid;
+  svg += tiles;
   svg += fmt::format(
       R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#475569" stroke-width="1"/>)",
       px(kLeft), px(kTop), px(plot_w), px(plot_h));
@@ -182,6 +202,12 @@ std::string error_map_svg(const harness::ErrorMap& map) {
   svg += legend_swatch(kLeft, legend_y, kCorrectCell, "all correct");
   svg += legend_swatch(kLeft + 96, legend_y, wrong_shade(0.05), "some wrong");
   svg += legend_swatch(kLeft + 192, legend_y, kAllWrong, "all wrong");
+  if (!tiles.empty()) {
+    svg += fmt::format(
+        R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#1d4ed8" stroke-dasharray="3 2"/><text x="{}" y="{}" class="chart-small">blocks</text>)",
+        px(kLeft + 288), px(legend_y + 6), px(kLeft + 304), px(legend_y + 6), px(kLeft + 309),
+        px(legend_y + 10));
+  }
   svg += "\n</svg>";
   return svg;
 }

@@ -24,7 +24,7 @@ std::string render_lab_report(const harness::LabGrade& grade, const ReportContex
       {"problems", detail::render_submission_problem(context) + detail::render_problems(grade)},
       {"checks", detail::render_check_table(grade, checks)},
       {"speed", detail::render_speed_section(checks)},
-      {"details", detail::render_check_details(checks)},
+      {"details", detail::render_check_details(checks, context.handout)},
       {"environment", detail::render_environment(checks, context)},
   };
   return detail::fill_placeholders(detail::report_html_template(), values);

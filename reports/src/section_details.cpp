@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include "charts.hpp"
+#include "diagnosis_view.hpp"
 #include "format.hpp"
+#include "harness/diagnose.hpp"
 #include "reports/html.hpp"
 #include "sections.hpp"
 
@@ -39,7 +41,8 @@ bool has_error_map_to_show(const harness::CaseResult& c) {
 }
 
 bool has_case_details(const harness::CaseResult& c) {
-  return !c.first_mismatches.empty() || !c.out_of_bounds.empty() || has_error_map_to_show(c);
+  return !c.first_mismatches.empty() || !c.out_of_bounds.empty() || has_error_map_to_show(c) ||
+         c.diagnosis.has_value();
 }
 
 std::string cases_table(const std::vector<harness::CaseResult>& cases) {
@@ -130,15 +133,16 @@ std::string case_block(const harness::CaseResult& c) {
   return fmt::format(
       R"(<div class="case">
 <h4>Case <code>{name}</code> {badge}</h4>
-{reason}<p class="case-counts">{wrong} elements wrong &#183; {nan} NaN &#183; max abs error {max_error} &#183; tolerance {tolerance}</p>
+{reason}{diagnosis}<p class="case-counts">{wrong} elements wrong &#183; {nan} NaN &#183; max abs error {max_error} &#183; tolerance {tolerance}</p>
 <div class="case-evidence">
 {mismatches}{map}</div>
 {oob}</div>
 )",
       fmt::arg("name", html_escape(c.name)), fmt::arg("badge", verdict_badge(c.verdict)),
-      fmt::arg("reason", reason), fmt::arg("wrong", wrong_elements(c)),
-      fmt::arg("nan", format_count(c.nan_count)), fmt::arg("max_error", max_error_text(c)),
-      fmt::arg("tolerance", tolerance_text(c.tolerance)),
+      fmt::arg("reason", reason),
+      fmt::arg("diagnosis", c.diagnosis ? diagnosis_line(*c.diagnosis) : std::string()),
+      fmt::arg("wrong", wrong_elements(c)), fmt::arg("nan", format_count(c.nan_count)),
+      fmt::arg("max_error", max_error_text(c)), fmt::arg("tolerance", tolerance_text(c.tolerance)),
       fmt::arg("mismatches", mismatches_table(c)), fmt::arg("map", error_map_figure(c)),
       fmt::arg("oob", out_of_bounds_table(c)));
 }
@@ -156,6 +160,7 @@ std::string timing_table(const harness::Timing& t) {
 <tr><th scope="row">Needed to pass</th><td class="num">{threshold}</td></tr>
 <tr><th scope="row">Spread (IQR / median)</th><td class="num">{spread} <span class="muted">(reference {ref_spread})</span></td></tr>
 <tr><th scope="row">Repetitions</th><td class="num">{reps}</td></tr>
+<tr><th scope="row">GPU health</th><td>{health}</td></tr>
 </tbody>
 </table>
 )",
@@ -169,7 +174,9 @@ std::string timing_table(const harness::Timing& t) {
       fmt::arg("ref_rate", format_significant(t.reference_rate)),
       fmt::arg("ratio", format_ratio(t.ratio)), fmt::arg("threshold", format_ratio(t.threshold)),
       fmt::arg("spread", format_percent(t.spread)),
-      fmt::arg("ref_spread", format_percent(t.reference_spread)), fmt::arg("reps", t.repetitions));
+      fmt::arg("ref_spread", format_percent(t.reference_spread)), fmt::arg("reps", t.repetitions),
+      fmt::arg("health", t.health ? html_escape(t.health->text)
+                                  : std::string("GPU health not checked (not recorded)")));
 }
 
 std::string facts(const CheckView& check) {
@@ -205,19 +212,28 @@ std::string reproduce_block(const CheckView& check) {
       html_escape(check.record->reproduce));
 }
 
-std::string check_detail(const CheckView& check) {
+std::string check_detail(const CheckView& check, const std::string& handout) {
   std::string body = fmt::format(
       "<p class=\"reason\">{}</p>\n",
       check.reason.empty() ? std::string("No reason given.") : html_escape(check.reason));
+  if (check.record && check.record->diagnosis && needs_attention(check.verdict)) {
+    body += diagnosis_box(*check.record->diagnosis, handout);
+  }
   body += facts(check);
   if (const auto* r = check.record) {
     body += notes_list(*r);
     body += reproduce_block(check);
+    body += kernel_facts_table(r->kernels);
     if (!r->cases.empty()) body += cases_table(r->cases);
     for (const auto& c : r->cases) {
       if (has_case_details(c)) body += case_block(c);
     }
-    if (r->timing) body += timing_table(*r->timing);
+    if (r->timing) {
+      body += timing_table(*r->timing);
+      body += fmt::format(R"(<p class="speed-reading"><strong>Why this speed:</strong> {}</p>
+)",
+                          html_escape(harness::speed_reading(*r->timing)));
+    }
   }
   return fmt::format(
       R"(<section class="check-detail check-detail-{cls}" id="{anchor}">
@@ -237,9 +253,9 @@ std::string check_detail(const CheckView& check) {
 
 }  // namespace
 
-std::string render_check_details(std::span<const CheckView> checks) {
+std::string render_check_details(std::span<const CheckView> checks, const std::string& handout) {
   std::string out;
-  for (const auto& check : checks) out += check_detail(check);
+  for (const auto& check : checks) out += check_detail(check, handout);
   return out;
 }
 

@@ -123,6 +123,13 @@ problem stays, show this report to your instructor.</p>
       items);
 }
 
+// Under the reason of a check that needs attention: the likely mistake, in a few words.
+std::string likely_mistake(const CheckView& check) {
+  if (!check.record || !check.record->diagnosis || !needs_attention(check.verdict)) return {};
+  return fmt::format(R"(<span class="likely">Likely: {}</span>)",
+                     html_escape(check.record->diagnosis->summary));
+}
+
 std::string render_check_table(const harness::LabGrade& grade, std::span<const CheckView> checks) {
   std::string rows;
   for (const auto& check : checks) {
@@ -140,7 +147,7 @@ std::string render_check_table(const harness::LabGrade& grade, std::span<const C
         fmt::arg("kind", html_escape(check.kind)), fmt::arg("badge", verdict_badge(check.verdict)),
         fmt::arg("points", format_points(check.points)),
         fmt::arg("max", format_points(check.max_points)),
-        fmt::arg("reason", html_escape(check.reason)));
+        fmt::arg("reason", html_escape(check.reason) + likely_mistake(check)));
   }
   return fmt::format(
       R"(<div class="table-wrap">

@@ -28,7 +28,7 @@ std::string render_speed_section(std::span<const CheckView> checks);
 
 // Everything a record says about each check: cases, wrong elements, error maps, timing, the
 // command that reproduces it. Checks that need attention start open.
-std::string render_check_details(std::span<const CheckView> checks);
+std::string render_check_details(std::span<const CheckView> checks, const std::string& handout);
 
 // GPU, driver, seeds and where the report came from.
 std::string render_environment(std::span<const CheckView> checks, const ReportContext& context);

@@ -88,3 +88,91 @@ TEST(SpeedChartSvg, DrawsBarsThresholdsAndMissingTimings) {
 }
 
 }  // namespace
+
+// ---- diagnosis pictures: tile grid, roofline, times side by side ----------------------------
+
+#include "perf_charts.hpp"
+
+namespace {
+
+TEST(ErrorMapSvg, DrawsTheLaunchBlocksOverTheMap) {
+  auto map = grid(std::vector<float>(16, 0.0f));
+  map.wrong_fraction[0] = 1;
+  EXPECT_EQ(error_map_svg(map).find("tile-grid"), std::string::npos);  // no blocks recorded
+  map.tile_rows = 32;
+  map.tile_cols = 32;
+  const auto svg = error_map_svg(map);
+  EXPECT_NE(svg.find("class=\"tile-grid\""), std::string::npos);
+  EXPECT_NE(svg.find("thread blocks of 32 &#215; 32 elements"), std::string::npos);
+  // One interior line each way for 64 / 32: the path has exactly one V and one H segment.
+  const auto start = svg.find("class=\"tile-grid\" d=\"");
+  const auto path = svg.substr(start, svg.find('"', start + 21) - start);
+  EXPECT_EQ(count_of(path, "V"), 1u) << path;
+  EXPECT_EQ(count_of(path, "H"), 1u) << path;
+}
+
+TEST(Roofline, LogAxisPlacesDecadesEvenly) {
+  const reports::detail::LogAxis axis{1, 1000, 0, 300};
+  EXPECT_DOUBLE_EQ(axis.at(1), 0);
+  EXPECT_DOUBLE_EQ(axis.at(10), 100);
+  EXPECT_DOUBLE_EQ(axis.at(1000), 300);
+  EXPECT_DOUBLE_EQ(axis.at(1e6), 300);  // clamped
+}
+
+harness::Timing tiled_timing() {
+  harness::Timing t;
+  t.rate_unit = "GFLOP/s";
+  t.flops = 2.0 * 4096 * 4096 * 4096;
+  t.bytes = 4.0 * 3 * 4096 * 4096;
+  t.median_ms = t.flops / 9000e9 * 1e3;
+  t.reference_median_ms = t.flops / 5300e9 * 1e3;
+  t.memcpy_gbps = 2985;
+  t.cublas_gflops = 51100;
+  return t;
+}
+
+TEST(Roofline, PlacesTheKernelAtItsIntensityAndRate) {
+  const auto t = tiled_timing();
+  const std::vector<reports::detail::RooflineEntry> entries{{"tiled <4096>", &t}};
+  const auto svg = reports::detail::roofline_svg(entries);
+  EXPECT_NE(svg.find("data-ai=\"682.7\""), std::string::npos) << svg.substr(0, 400);
+  EXPECT_NE(svg.find("data-gflops=\"9000\""), std::string::npos);
+  EXPECT_NE(svg.find("memory: 2985 GB/s"), std::string::npos);
+  EXPECT_NE(svg.find("cuBLAS: 51100 GFLOP/s"), std::string::npos);
+  EXPECT_NE(svg.find("tiled &lt;4096&gt;"), std::string::npos);  // escaped
+  EXPECT_EQ(count_of(svg, "class=\"point-student\""), 2u);          // the point and the legend
+  // Without the roofs of the run there is no chart.
+  auto bare = t;
+  bare.memcpy_gbps = 0;
+  const std::vector<reports::detail::RooflineEntry> none{{"x", &bare}};
+  EXPECT_EQ(reports::detail::roofline_svg(none), "");
+}
+
+TEST(Roofline, FasterKernelsSitHigher) {
+  auto slow = tiled_timing();
+  auto fast = tiled_timing();
+  fast.median_ms /= 4;
+  const std::vector<reports::detail::RooflineEntry> entries{{"slow", &slow}, {"fast", &fast}};
+  const auto svg = reports::detail::roofline_svg(entries);
+  const auto cy = [&](std::size_t from) {
+    const auto at = svg.find("class=\"point-student\"", from);
+    const auto c = svg.rfind("cy=\"", at);
+    return std::stod(svg.substr(c + 4));
+  };
+  const auto first = svg.find("data-ai");
+  const auto second = svg.find("data-ai", first + 1);
+  EXPECT_LT(cy(second), cy(first));  // SVG y grows downwards
+}
+
+TEST(TimesChart, ThreeKernelsSideBySide) {
+  const std::vector<reports::detail::TimeBar> bars{
+      {"row per thread", 330, false}, {"column per thread", 150, false}, {"naive <element>", 3.2, true}};
+  const auto svg = reports::detail::times_svg(bars, "Median times at 2048x2048");
+  EXPECT_EQ(count_of(svg, "class=\"bar-student\""), 2u);
+  EXPECT_EQ(count_of(svg, "class=\"bar-reference\""), 1u);
+  EXPECT_NE(svg.find("naive &lt;element&gt;"), std::string::npos);
+  EXPECT_NE(svg.find(">330 ms</text>"), std::string::npos);
+  EXPECT_EQ(reports::detail::times_svg({bars.data(), 1}, "one"), "");  // nothing to compare
+}
+
+}  // namespace

@@ -137,7 +137,8 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
   request.policy.gpu = true;
   request.interrupted = &g_interrupted;
 
-  std::vector<std::string> problems;
+  std::vector<std::string> problems = build.notes;
+  if (!build.notes.empty()) outcome.build_output = build.output;  // the messages behind the notes
   const auto run_phase = [&](bool speed) {
     request.checks = checks_of_kind(batch.kit.spec, speed);
     if (request.checks.empty()) return;

@@ -54,6 +54,11 @@ class Check {
   void set_fraction(double fraction) { explicit_fraction_ = fraction; }
   void set_timing(const Timing& timing) { record_.timing = timing; }
   void note(std::string text) { record_.notes.push_back(std::move(text)); }
+  // Names the check's likely mistake outright (structure and speed checks know it from what they
+  // measured); failed correctness checks get theirs from their cases.
+  void diagnose(Diagnosis diagnosis) { record_.diagnosis = std::move(diagnosis); }
+  void add_kernel_facts(KernelFacts facts) { record_.kernels.push_back(std::move(facts)); }
+  bool has_kernel_facts() const { return !record_.kernels.empty(); }
 
   // Decides the verdict and fraction from the cases (or the explicit verdict).
   CheckRecord finish(double duration_s);

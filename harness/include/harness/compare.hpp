@@ -12,7 +12,7 @@ namespace harness {
 
 struct CompareOptions {
   int max_listed = 10;     // mismatches listed by position
-  int max_map_cells = 64;  // error map cells per side (large matrices are downsampled)
+  int max_map_cells = 128;  // error map cells per side (large matrices are downsampled)
 };
 
 // Compares element by element. `tolerance` empty: exact equality; otherwise one absolute

@@ -15,6 +15,9 @@ class DeviceBuffer {
  public:
   // `guard` elements before and after the payload.
   DeviceBuffer(std::string name, std::size_t count, std::size_t guard);
+  // The same with a chosen guard byte (0xFF: the guards read as NaN, for experiments that ask
+  // whether a kernel reads outside its inputs).
+  DeviceBuffer(std::string name, std::size_t count, std::size_t guard, int guard_byte);
   ~DeviceBuffer();
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -22,6 +25,8 @@ class DeviceBuffer {
   // A matrix buffer whose guards cover an overshoot of 64 rows: a grid with extra blocks and no
   // bounds check writes there.
   static DeviceBuffer matrix(std::string name, long long rows, long long cols);
+  // The guard that matrix() gives a buffer with `cols` columns.
+  static std::size_t matrix_guard(long long cols);
 
   float* data() { return payload_; }
   const float* data() const { return payload_; }

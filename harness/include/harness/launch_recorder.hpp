@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/occupancy.hpp"
+#include "harness/record.hpp"
+
 namespace harness {
 
 struct KernelLaunch {
@@ -16,6 +19,7 @@ struct KernelLaunch {
   int registers_per_thread = 0;
   long long static_shared_bytes = 0;
   long long dynamic_shared_bytes = 0;
+  long long local_bytes_per_thread = 0;  // local memory: spilled registers or local arrays
   long long threads() const {
     return 1LL * grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
   }
@@ -44,6 +48,13 @@ class LaunchRecorder {
   std::string unavailable_;
   bool stopped_ = false;
 };
+
+// The device's limits for theoretical occupancy (current device).
+SmLimits current_sm_limits();
+
+// Each distinct kernel of `activity` (by name, the first launch of each) as facts for the record,
+// with its theoretical occupancy on the current device.
+std::vector<KernelFacts> kernel_facts(const RecordedActivity& activity);
 
 // "grid (8, 8, 1) x block (32, 32, 1)": for messages.
 std::string describe_launch(const KernelLaunch& launch);

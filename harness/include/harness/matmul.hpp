@@ -88,4 +88,13 @@ void cublas_matmul(const float* a, const float* b, float* c, const MatmulShape& 
 TimedWork cublas_reference(const float* a, const float* b, float* c, const MatmulShape& shape);
 TimedWork naive_reference(const float* a, const float* b, float* c, const MatmulShape& shape);
 
+// The roofs of the roofline chart, measured on this GPU now: cudaMemcpy device to device bandwidth
+// (on a 256 MiB buffer of its own) and cuBLAS FP32 on the given operands (written into c).
+// 0 where a measurement failed: the chart then leaves that roof out.
+struct Roofs {
+  double memcpy_gbps = 0;
+  double cublas_gflops = 0;
+};
+Roofs measure_roofs(const float* a, const float* b, float* c, const MatmulShape& shape);
+
 }  // namespace harness

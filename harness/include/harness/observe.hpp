@@ -16,4 +16,9 @@ namespace harness {
 std::optional<RecordedActivity> observe_launches(Check& check, const std::string& call,
                                                  const std::function<void()>& launch);
 
+// Runs `launch` (which must synchronize and check its errors itself) under the launch recorder and
+// adds the resources of the kernels it ran to the check's record (registers, shared memory,
+// spills, occupancy). Where recording is unavailable it just runs `launch`.
+void record_kernel_facts(Check& check, const std::function<void()>& launch);
+
 }  // namespace harness

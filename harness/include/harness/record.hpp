@@ -58,6 +58,22 @@ struct ErrorMap {
   int grid_rows = 0;  // cells
   int grid_cols = 0;
   std::vector<float> wrong_fraction;  // grid_rows * grid_cols, row-major
+  // The thread blocks of the launch that wrote the matrix (block rows x block cols, in elements):
+  // the report draws them over the map, so a wrong tile or a wrong border lines up with them.
+  // 0: not known.
+  long long tile_rows = 0;
+  long long tile_cols = 0;
+};
+
+// What kind of mistake a failure most likely is, named from the pattern of the wrong elements and
+// cheap experiments (harness/diagnose.hpp). Texts are written by the harness, never by the student.
+struct Diagnosis {
+  std::string id;        // stable name, e.g. "transposed_result" (known-wrong kernels assert it)
+  std::string summary;   // one line: the likely mistake
+  std::string evidence;  // what in the output (or an experiment) shows it
+  std::string hint;      // where to look in the code
+  std::string handout;   // anchor of the handout section that explains it, e.g. "#transposed-result"
+  std::vector<std::string> also;  // other mistakes that fit the same evidence equally well
 };
 
 // A write that landed in a guard zone around a buffer.
@@ -84,6 +100,15 @@ struct CaseResult {
   // grader compares it with the digest a trusted run of the instructor's solution produced for the
   // same secret seed, so a passing record cannot be forged without computing the right answer.
   std::string output_digest;
+  std::optional<Diagnosis> diagnosis;  // failed cases only
+};
+
+// Whether the GPU was fit to time on, read through NVML before and after the timed runs.
+struct GpuHealth {
+  bool checked = false;    // false: NVML not available (the verdict says so)
+  bool throttled = false;  // clocks held down by heat, power brake or a hardware slowdown
+  bool busy = false;       // another process was computing on the GPU
+  std::string text;        // one line for the report: what was seen
 };
 
 // One of several measurements of the same pair in one run (speed checks with "rounds" > 1): each
@@ -115,6 +140,26 @@ struct Timing {
   double threshold = 0;  // ratio needed to pass
   std::string output_digest;  // digest of the timed kernel's (exact) output, as in CaseResult
   std::vector<TimingRound> rounds;  // empty for a single measurement
+  // For the roofline chart: the work of one call (floating-point operations and the bytes a call
+  // must move at least) and the ceilings measured in the same run (0: not measured).
+  double flops = 0;
+  double bytes = 0;
+  double memcpy_gbps = 0;    // cudaMemcpy device to device, read + write
+  double cublas_gflops = 0;  // cuBLAS SGEMM FP32 at the same shape
+  std::optional<GpuHealth> health;
+};
+
+// Resources of one kernel the check saw run (CUPTI activity records) and what they allow.
+struct KernelFacts {
+  std::string name;
+  unsigned block[3] = {1, 1, 1};
+  unsigned grid[3] = {1, 1, 1};
+  int registers_per_thread = 0;
+  long long shared_bytes_per_block = 0;  // static + dynamic
+  long long local_bytes_per_thread = 0;  // > 0: registers spilled to local memory (or local arrays)
+  double occupancy = 0;                  // theoretical: resident warps / the SM's maximum, 0..1
+  std::string limited_by;                // "registers", "shared memory", "block size", ...
+  std::string reading;                   // one line for a student
 };
 
 // How far the rounds of a timing disagree: (largest ratio - smallest) / smallest; 0 for fewer
@@ -152,6 +197,8 @@ struct CheckRecord {
   std::vector<CaseResult> cases;
   std::optional<Timing> timing;
   std::optional<DeviceInfo> device;
+  std::optional<Diagnosis> diagnosis;  // the check's likely mistake (chosen from its cases)
+  std::vector<KernelFacts> kernels;
 };
 
 void to_json(nlohmann::json& out, const CheckRecord& record);

@@ -8,6 +8,7 @@
 
 #include "harness/check.hpp"
 #include "harness/cuda_check.hpp"
+#include "harness/diagnose_run.hpp"
 #include "harness/observe.hpp"
 #include "harness/random.hpp"
 #include "harness/speed.hpp"
@@ -39,12 +40,30 @@ void check_copies_exactly(Check& check, CopyLauncher copy, const char* name) {
       auto in = DeviceBuffer::matrix("in", rows, cols);
       auto out = DeviceBuffer::matrix("out", rows, cols);
       in.upload(values);
+      const auto call = fmt::format("{}(in, out, {}, {})", name, rows, cols);
+      harness::CaseLaunchCapture capture;
       copy(in.data(), out.data(), rows, cols);
-      harness::synchronize_after(fmt::format("{}(in, out, {}, {})", name, rows, cols));
+      harness::synchronize_after(call);
+      const auto activity = capture.stop();
       harness::expect_matrix(result, values, out, rows, cols);
       harness::expect_guards_intact(result, out, cols);
       harness::expect_guards_intact(result, in, cols);
       harness::expect_unchanged(result, in, values);
+      // A wrong copy: name the likely mistake (transposed, unwritten, ...).
+      const harness::CaseRerun rerun{{{"in", &values, cols}},
+                                     values.size(),
+                                     [&](const std::vector<float*>& inputs, float* output) {
+                                       copy(inputs[0], output, rows, cols);
+                                     },
+                                     call};
+      harness::FailedCase failed;
+      failed.expected = &values;
+      failed.rows = rows;
+      failed.cols = cols;
+      failed.output = &out;
+      failed.launch = harness::main_launch(activity);
+      failed.rerun = &rerun;
+      harness::diagnose_failed_case(result, failed);
     });
   }
 }
@@ -193,6 +212,10 @@ LAB_CHECK(CopyMatrixStrided, ElementsPerThread) {
     check.set_verdict(
         Verdict::fail,
         fmt::format("{}; needs {} or more (make the grid shorter in y)", summary, needed));
+    check.diagnose(harness::make_diagnosis(
+        "one_element_per_thread",
+        fmt::format("{:.2f} elements per thread recorded; the loop in y never repeats",
+                    per_thread)));
   }
 }
 

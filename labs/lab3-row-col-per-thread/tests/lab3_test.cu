@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "harness/check.hpp"
+#include "harness/diagnose.hpp"
 #include "harness/matmul.hpp"
 #include "harness/matmul_checks.hpp"
 #include "lab3.h"
@@ -64,6 +65,9 @@ void check_one_thread_per_line(Check& check, const Design& design) {
                                   "number of blocks (fewer than {}); a thread per element of P is "
                                   "lab 2's design, not this one",
                                   summary, design.per_thread, width, width + kMaxThreadsPerBlock));
+    check.diagnose(harness::make_diagnosis(
+        "thread_per_element",
+        fmt::format("{} threads recorded for {} {}s", threads, width, design.per_thread)));
   } else {
     check.set_verdict(Verdict::pass, summary);
   }

@@ -16,6 +16,7 @@
 
 #include "harness/check.hpp"
 #include "harness/cuda_check.hpp"
+#include "harness/diagnose_run.hpp"
 #include "harness/matmul.hpp"
 #include "harness/observe.hpp"
 #include "harness/speed.hpp"
@@ -80,13 +81,33 @@ void run_matvec_case(CaseResult& result, const MatmulProblem& problem,
                      const std::vector<float>& expected, const std::vector<float>& tolerance,
                      MatvecLauncher launcher = matvec, const char* name = "matvec") {
   MatvecBuffers buffers(problem, launcher);
+  harness::CaseLaunchCapture capture;
   buffers.launch();
   harness::synchronize_after(call_text(buffers.n, name));
+  const auto activity = capture.stop();
   expect_output(result, buffers, expected, tolerance);
   harness::expect_guards_intact(result, buffers.B, buffers.n);
   harness::expect_guards_intact(result, buffers.C, 1);
   harness::expect_unchanged(result, buffers.B, problem.a);
   harness::expect_unchanged(result, buffers.C, problem.b);
+  // A wrong A: name the likely mistake. The product's operands are the matrix B and the vector C.
+  const int n = buffers.n;
+  const harness::CaseRerun rerun{{{"B", &problem.a, n}, {"C", &problem.b, 1}},
+                                 static_cast<std::size_t>(n),
+                                 [n](const std::vector<float*>& inputs, float* output) {
+                                   matvec(output, inputs[0], inputs[1], n);
+                                 },
+                                 call_text(n)};
+  harness::FailedCase failed;
+  failed.expected = &expected;
+  failed.tolerance = &tolerance;
+  failed.rows = n;
+  failed.cols = 1;
+  failed.output = &buffers.A;
+  failed.launch = harness::main_launch(activity);
+  failed.product = harness::ProductInputs{problem.a, problem.b, n, n, 1};
+  failed.rerun = &rerun;
+  harness::diagnose_failed_case(result, failed);
 }
 
 // Random problems at every n of the spec: integers compare exactly, reals within the harness's

@@ -10,6 +10,7 @@
 
 #include "harness/check.hpp"
 #include "harness/cuda_check.hpp"
+#include "harness/diagnose.hpp"
 #include "harness/matmul.hpp"
 #include "harness/matmul_checks.hpp"
 #include "harness/matmul_spec.hpp"
@@ -107,6 +108,8 @@ LAB_CHECK(SingleBlock, OneBlock) {
                                   "all of C in a single block (a grid of dim3(1, 1)), so that "
                                   "every thread shares one copy of A and B",
                                   launches, blocks));
+    check.diagnose(harness::make_diagnosis(
+        "many_blocks", fmt::format("{} blocks recorded where one is asked for", blocks)));
   }
 }
 
@@ -127,6 +130,8 @@ LAB_CHECK(SingleBlock, SharedMemory) {
                       fmt::format("the kernel uses no shared memory: copy A and B into __shared__ "
                                   "arrays and compute from those ({} bytes needed at {})",
                                   needed, s.label()));
+    check.diagnose(harness::make_diagnosis(
+        "no_shared_memory", "the recorded launch(es) show 0 bytes of shared memory"));
   } else if (shared < needed) {
     check.set_verdict(Verdict::fail, summary + ": both matrices must be held in shared memory");
   } else {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "harness/check.hpp"
+#include "harness/diagnose.hpp"
 #include "harness/matmul.hpp"
 #include "harness/matmul_checks.hpp"
 #include "harness/matmul_spec.hpp"
@@ -108,6 +109,8 @@ LAB_CHECK(TiledMatmul, ThreadsPerElement) {
                                   "so width / TILE_WIDTH blocks in each direction cover P exactly; "
                                   "extra blocks are threads that only wait",
                                   summary));
+    check.diagnose(harness::make_diagnosis(
+        "extra_blocks", fmt::format("{} threads launched where {} are needed", threads, elements)));
   }
 }
 

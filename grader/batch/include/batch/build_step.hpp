@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "batch/kit.hpp"
 #include "sandbox/sandbox.hpp"
@@ -18,6 +19,7 @@ struct BuildResult {
   std::string status;  // "compile error", "link error", "build timed out", ... when not ok
   std::string output;  // the compiler's and linker's messages, /submission/ taken out
   double seconds = 0;
+  std::vector<std::string> notes;  // e.g. an optional file left out because it does not compile
 };
 
 // `scratch` holds kernel.cu; on success it also holds the lab program, named after the lab.

@@ -1,4 +1,5 @@
 // must-fail: CopyMatrix.OneThreadPerElement CopyMatrixStrided.ElementsPerThread
+// diagnosis: memcpy_instead_of_kernel
 // Known-wrong: copies with cudaMemcpy instead of a kernel. Correct and fast, but not the lab.
 #include <cuda_runtime.h>
 

@@ -1,4 +1,5 @@
 // must-fail: CopyMatrix.Correctness CopyMatrixStrided.Correctness
+// diagnosis: out_of_bounds_write
 // Known-wrong: rounds the grid up by a whole extra block and has no bounds guard, so the extra
 // threads write past the last row (and the strided loop runs past it too).
 #include "lab1.h"

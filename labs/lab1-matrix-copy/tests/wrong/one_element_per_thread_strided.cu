@@ -1,4 +1,5 @@
 // must-fail: CopyMatrixStrided.ElementsPerThread
+// diagnosis: one_element_per_thread
 // Known-wrong: the "strided" copy launches a full-height grid, so every thread copies one
 // element. The copy is right; the launch shape is not what the task asks for.
 #include "lab1.h"

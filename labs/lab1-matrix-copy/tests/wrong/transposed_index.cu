@@ -1,4 +1,5 @@
 // must-fail: CopyMatrix.Correctness
+// diagnosis: transposed_result
 // Known-wrong: writes element (y, x) to position (x, y): the output is the transpose.
 #include "lab1.h"
 

@@ -1,4 +1,5 @@
 // must-fail: MatmulNaive.Integers MatmulNaive.Reals MatmulNaive.KnownAnswers MatmulNaive.Large
+// diagnosis: output_not_initialised
 // Known-wrong: the sum is accumulated straight into P, which nobody set to zero (cudaMalloc does
 // not clear memory), instead of into a Pvalue that starts at 0.
 #include "lab2.h"

@@ -1,4 +1,5 @@
 // must-fail: MatmulNaive.Integers MatmulNaive.Reals MatmulNaive.KnownAnswers
+// diagnosis: out_of_bounds_write
 // Known-wrong: the grid is rounded up but the kernel has no bounds guard, so when Width is not a
 // multiple of 16 the threads of the overhanging blocks write past the last row of P.
 #include "lab2.h"

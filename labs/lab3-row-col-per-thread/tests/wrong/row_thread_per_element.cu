@@ -1,4 +1,5 @@
 // must-fail: RowPerThread.OneThreadPerRow
+// diagnosis: thread_per_element
 // Known-wrong: the row launcher reuses lab 2's 2D grid with a thread per element of P, so every
 // row is computed by Width threads at once, all writing the same values. The product is right;
 // the design (and the work done: Width times too much) is not.

@@ -1,4 +1,5 @@
 // must-fail: Matvec.Integers Matvec.Reals Matvec.Large Matvec.Examples Matvec.Threads Matvec.Speed
+// diagnosis: output_not_initialised
 // Known-wrong: adds the products straight into A[i] without setting it to 0 first, as if the output
 // started at zero. It starts as whatever was in memory (the grader fills it with NaN).
 #include "lab4.h"

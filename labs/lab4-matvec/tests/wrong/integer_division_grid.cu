@@ -1,4 +1,5 @@
 // must-fail: Matvec.Integers Matvec.Reals Matvec.Large Matvec.Examples Matvec.Threads
+// diagnosis: grid_too_small
 // Known-wrong: the grid is n / 256 blocks, rounded down: the last n % 256 elements of A get no
 // thread (and below 256 there is no block at all). Right only when n is a multiple of 256.
 #include "lab4.h"

@@ -1,4 +1,5 @@
 // must-fail: Matvec.Integers Matvec.Reals Matvec.Large Matvec.Examples Matvec.Threads
+// diagnosis: out_of_bounds_write
 // Known-wrong: the grid is rounded up to whole blocks but the kernel has no `if (i < n)`, so the
 // threads of the last block that lie past the end write past the end of A.
 #include "lab4.h"

@@ -1,4 +1,5 @@
 // must-fail: Matvec.Integers Matvec.Reals Matvec.Large Matvec.Examples Matvec.Threads Matvec.Speed
+// diagnosis: swapped_index
 // Known-wrong: reads B[j * n + i] (column i) instead of B[i * n + j] (row i), so it computes
 // B-transpose times C: right only when B is symmetric (the graph matrices are, Pascal's is not).
 #include "lab4.h"

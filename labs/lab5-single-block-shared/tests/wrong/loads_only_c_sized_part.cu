@@ -1,4 +1,5 @@
 // must-fail: SingleBlock.Integers SingleBlock.Reals
+// diagnosis: uninitialised_shared
 // Known-wrong: each thread copies only A[y][x] and B[y][x] at its own position, so a block shaped
 // like C copies all of A and B only when they are no larger than C; with a_cols larger than
 // b_cols or a_rows, part of As and Bs is never filled and the sums use whatever was there.

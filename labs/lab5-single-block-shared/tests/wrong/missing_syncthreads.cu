@@ -1,4 +1,5 @@
 // must-fail: sanitizer.racecheck
+// diagnosis: race
 // Known-wrong: no __syncthreads() between copying A and B into shared memory and using them, so a
 // warp can read rows of Bs that another warp has not written yet. Whether the result comes out
 // wrong depends on the order the warps happen to run in; compute-sanitizer always sees the race.

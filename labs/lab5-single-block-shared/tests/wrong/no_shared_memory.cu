@@ -1,4 +1,5 @@
 // must-fail: SingleBlock.SharedMemory
+// diagnosis: no_shared_memory
 // Known-wrong: one block with a thread per element of C, but every thread reads its row of A and
 // column of B straight from global memory (the naive kernel in one block): right, but without
 // the shared copies that are the point of the lab.

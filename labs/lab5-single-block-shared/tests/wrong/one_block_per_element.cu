@@ -1,4 +1,5 @@
 // must-fail: SingleBlock.OneBlock
+// diagnosis: many_blocks
 // Known-wrong: launches a grid of a_rows x b_cols blocks of one thread each, one block per element
 // of C. Each block copies all of A and B into its own shared memory, so C comes out right, but
 // the lab is one block sharing one copy.

@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.ThreadsPerElement
+// diagnosis: extra_blocks
 // Known-wrong (for the launch shape): the grid is "rounded up" with (width + TILE_WIDTH) /
 // TILE_WIDTH, which adds a whole row and column of blocks when width is a multiple of the tile.
 // Bounds checks keep the product right, but 1 in 17 blocks of each row and column only waits.

@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Integers TiledMatmul.Reals TiledMatmul.Large
+// diagnosis: first_tile_only
 // Known-wrong: loads and multiplies only the first pair of tiles (no loop over the phases), so
 // each element of P gets the first TILE_WIDTH terms of its inner product and nothing more.
 #include "lab6.h"

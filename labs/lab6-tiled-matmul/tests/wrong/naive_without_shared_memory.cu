@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.SharedMemory
+// diagnosis: no_shared_memory
 // Known-wrong: the naive kernel of lab 2 (seed 000, Fig. 3.11) handed in unchanged. Its products
 // are right, but it reads M and N straight from global memory: no tiles, no shared memory.
 #include "lab6.h"

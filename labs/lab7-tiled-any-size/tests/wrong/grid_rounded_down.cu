@@ -1,4 +1,5 @@
 // must-fail: AnySize.Integers AnySize.Reals AnySize.KnownAnswers
+// diagnosis: grid_too_small
 // Known-wrong: the grid is n / TILE_WIDTH by m / TILE_WIDTH, rounded down (as in seed 004's
 // multShare, which assumes multiples of the block size), so the partial tiles at the right and
 // bottom edges of C get no block and are never written; below 16 rows or columns the grid is

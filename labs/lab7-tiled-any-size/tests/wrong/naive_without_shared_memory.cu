@@ -1,4 +1,5 @@
 // must-fail: AnySize.SharedMemory
+// diagnosis: no_shared_memory
 // Known-wrong: seed 004's multNoShare kernel, with a correct bounds check, handed in for the
 // tiled lab. Its products are right at every size, but it uses no shared memory at all.
 #include "lab7.h"

@@ -1,4 +1,5 @@
 // must-fail: AnySize.KnownAnswers
+// diagnosis: reads_outside_inputs
 // Known-wrong: no bounds checks on the loads. Where a tile hangs over the edge of A or B the
 // kernel reads whatever lies there (the next row, or past the end) instead of zeros. The stray
 // products are tiny against most sums, but Pascal's matrix times its signed form must give exact

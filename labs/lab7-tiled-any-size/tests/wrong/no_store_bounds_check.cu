@@ -1,4 +1,5 @@
 // must-fail: AnySize.Integers AnySize.Reals AnySize.KnownAnswers
+// diagnosis: out_of_bounds_write
 // Known-wrong: the loads are guarded but the store is not, so the threads of the blocks that hang
 // over the bottom or right edge of C write their (zero) sums outside C, or onto the start of the
 // next row.

@@ -1,4 +1,5 @@
 // must-fail: AnySize.Integers AnySize.Reals
+// diagnosis: tile_not_zero_filled uninitialised_shared
 // Known-wrong: the loads are guarded but out-of-range elements are skipped instead of set to 0,
 // so in the last phase the tile still holds the previous phase's values there and they are added
 // a second time (whenever k is over 16 and not a multiple of 16; below 16 the tile holds whatever

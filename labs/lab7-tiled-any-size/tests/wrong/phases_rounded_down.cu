@@ -1,4 +1,5 @@
 // must-fail: AnySize.Integers AnySize.Reals AnySize.KnownAnswers
+// diagnosis: last_tile_skipped
 // Known-wrong: the number of phases is k / TILE_WIDTH, rounded down, so the last partial tile of
 // k is dropped (and when k < TILE_WIDTH nothing is added at all).
 #include "lab7.h"

@@ -1,0 +1,122 @@
+// Names the likely mistake behind a failed check, from the pattern of the wrong elements and a few
+// cheap experiments (re-runs of the student's launcher under changed conditions). Host-only: the
+// experiments come in as callbacks, so every rule is unit-tested on synthetic matrices without a
+// GPU, and the CUDA side (diagnose_run.hpp) only supplies the re-runs.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/record.hpp"
+
+namespace harness {
+
+// A read-only view of floats (this header is shared with the CUDA sources, which are C++17: no
+// std::span). Converts from a vector; default: empty.
+class Floats {
+ public:
+  Floats() = default;
+  Floats(const std::vector<float>& values)
+      : data_(values.data()), size_(values.size()) {}  // NOLINT
+  Floats(const float* data, std::size_t size) : data_(data), size_(size) {}
+  const float& operator[](std::size_t i) const { return data_[i]; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const float* begin() const { return data_; }
+  const float* end() const { return data_ + size_; }
+
+ private:
+  const float* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// ---- the catalog: every mistake the harness can name -----------------------------------------
+
+struct MistakeInfo {
+  std::string_view id;       // "transposed_result"
+  std::string_view heading;  // the handout's section heading, e.g. "Result transposed"
+  std::string_view summary;  // one line for the student
+  std::string_view hint;     // where to look
+};
+
+// Every known mistake, in a fixed order. Throws std::out_of_range for an unknown id.
+const std::vector<MistakeInfo>& mistake_catalog();
+const MistakeInfo& mistake(std::string_view id);
+
+// GitHub's anchor for a heading: "Race: missing __syncthreads" -> "race-missing-__syncthreads".
+std::string heading_anchor(std::string_view heading);
+
+// A diagnosis with the catalog's texts, the handout anchor and the given evidence.
+Diagnosis make_diagnosis(std::string_view id, std::string evidence);
+
+// ---- correctness: one case ----------------------------------------------------------------
+
+// Row-major host copies of a product's operands: C (m x n) = A (m x k) * B (k x n).
+struct ProductInputs {
+  Floats a;
+  Floats b;
+  int m = 0;
+  int k = 0;
+  int n = 0;
+};
+
+// The launch that wrote the output, as recorded on the GPU.
+struct LaunchShape {
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+};
+
+// Re-runs of the student's launcher on the same inputs. Each gives the new output, or nothing when
+// the experiment cannot be made (no GPU, under compute-sanitizer, a kernel fault). Unset: not
+// available.
+struct Experiments {
+  // The output filled with `fill` (instead of NaN) before the launch.
+  std::function<std::optional<std::vector<float>>(float fill)> output_prefilled;
+  // Every multiprocessor's shared memory filled with `fill` just before the launch.
+  std::function<std::optional<std::vector<float>>(float fill)> shared_prefilled;
+  // The inputs' guard zones (the memory just outside them) filled with NaN.
+  std::function<std::optional<std::vector<float>>()> input_guards_nan;
+};
+
+struct DiagnosisInput {
+  Floats expected;
+  Floats got;        // empty when the launch failed
+  Floats tolerance;  // empty: exact comparison
+  long long rows = 0;
+  long long cols = 0;
+  std::vector<OutOfBoundsWrite> out_of_bounds;  // writes into any buffer's guard zones
+  std::string launch_error;                     // the error text when the launch failed
+  std::optional<LaunchShape> launch;
+  std::optional<ProductInputs> product;
+  Experiments experiments;
+};
+
+// The likely mistake behind one failed case, or nothing when no rule fits.
+std::optional<Diagnosis> diagnose_case(const DiagnosisInput& input);
+
+// The diagnosis of a launch the GPU refused (the CUDA error's text), or nothing.
+std::optional<Diagnosis> diagnose_launch_error(const std::string& error_text);
+
+// The tile sizes worth trying: the recorded 2D block's side first, then 16, 32 and 8.
+std::vector<int> tile_candidates(const std::optional<LaunchShape>& launch);
+
+// ---- a check: many cases ------------------------------------------------------------------
+
+// The diagnosis that fits the most failed cases (a case counts for every mistake that fits it
+// equally well); ties go to the earliest case. Nothing when no failed case has one.
+std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& cases);
+
+// ---- speed ----------------------------------------------------------------------------------
+
+// Why a speed check failed, from its timing (nothing when the check passed).
+std::optional<Diagnosis> diagnose_speed(const Timing& timing);
+
+// One sentence on why the kernel runs as fast as it does: its place under the roofline (the
+// bandwidth and cuBLAS measured in the same run) where those were measured, else its share of
+// the reference.
+std::string speed_reading(const Timing& timing);
+
+}  // namespace harness

@@ -1,0 +1,613 @@
+// The rules behind diagnose_case, in the order they are tried: what the guard zones and the launch
+// say, then experiments (a re-run changes the answer: a race or stale shared memory), then the
+// shape of the wrong elements (never written, transposed, running sums), then what the product
+// would be under each common tiling mistake, then coarse patterns over the tile grid.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "harness/diagnose.hpp"
+
+namespace harness {
+namespace {
+
+using Values = Floats;
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+bool same_output(Values a, Values b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!same_bits(a[i], b[i]) && !(std::isnan(a[i]) && std::isnan(b[i]))) return false;
+  }
+  return true;
+}
+
+// Does `value` (what the kernel wrote) equal `target` (a value some rule predicts) at element i?
+// Exact for exact comparisons; within the element's tolerance (and a hair for the rounding of the
+// prediction itself) otherwise.
+bool close(float value, double target, Values tolerance, std::size_t i) {
+  if (!std::isfinite(value) || !std::isfinite(target)) return false;
+  if (tolerance.empty()) return value == static_cast<float>(target);
+  return std::fabs(static_cast<double>(value) - target) <=
+         static_cast<double>(tolerance[i]) + 1e-6 * std::fabs(target);
+}
+
+bool is_right(const DiagnosisInput& in, std::size_t i) {
+  return close(in.got[i], in.expected[i], in.tolerance, i);
+}
+
+struct Counts {
+  long long wrong = 0;
+  long long nan = 0;
+};
+
+Counts count(const DiagnosisInput& in) {
+  Counts c;
+  for (std::size_t i = 0; i < in.got.size(); ++i) {
+    if (std::isnan(in.got[i])) ++c.nan;
+    if (!is_right(in, i)) ++c.wrong;
+  }
+  return c;
+}
+
+std::string plural(long long n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// ---- rule: writes outside the buffers ----------------------------------------------------
+
+std::optional<Diagnosis> out_of_bounds(const DiagnosisInput& in) {
+  if (in.out_of_bounds.empty()) return std::nullopt;
+  const auto& first = in.out_of_bounds.front();
+  std::string where;
+  if (first.offset < 0) {
+    where = fmt::format("{} elements before its start", -first.offset);
+  } else if (in.cols > 0) {
+    where = fmt::format("element offset {} (as if row {}, col {})", first.offset,
+                        first.offset / in.cols, first.offset % in.cols);
+  } else {
+    where = fmt::format("element offset {}", first.offset);
+  }
+  return make_diagnosis("out_of_bounds_write",
+                        fmt::format("{} outside {}; the first at {}",
+                                    plural(static_cast<long long>(in.out_of_bounds.size()),
+                                           "write landed", "writes landed"),
+                                    first.buffer, where));
+}
+
+// ---- rule: a launch that failed ----------------------------------------------------------
+
+std::optional<Diagnosis> failed_launch(const DiagnosisInput& in) {
+  if (in.launch_error.empty()) return std::nullopt;
+  return diagnose_launch_error(in.launch_error);
+}
+
+// ---- rule: nothing written ---------------------------------------------------------------
+
+std::optional<Diagnosis> never_written(const DiagnosisInput& in, const Counts& counts) {
+  if (in.got.empty() || counts.nan != static_cast<long long>(in.got.size())) return std::nullopt;
+  const std::string all_nan = fmt::format(
+      "all {} elements are NaN, the value the output held before the launch", in.got.size());
+  if (!in.experiments.output_prefilled) return make_diagnosis("unwritten", all_nan);
+  const auto zero_filled = in.experiments.output_prefilled(0.0f);
+  if (!zero_filled || zero_filled->size() != in.got.size()) {
+    return make_diagnosis("unwritten", all_nan);
+  }
+  const auto& z = *zero_filled;
+  bool all_right = true;
+  bool all_zero = true;
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    all_right = all_right && close(z[i], in.expected[i], in.tolerance, i);
+    all_zero = all_zero && z[i] == 0.0f;
+  }
+  if (all_right) {
+    return make_diagnosis("output_not_initialised",
+                          all_nan +
+                              "; run again with the output set to 0 first, every element "
+                              "came out right");
+  }
+  if (all_zero) {
+    return make_diagnosis("unwritten",
+                          all_nan + "; run again with the output set to 0 first, it stayed 0");
+  }
+  return make_diagnosis("nan_everywhere",
+                        all_nan + "; with the output set to 0 first it is still wrong");
+}
+
+// ---- rules from experiments: run-to-run changes, stale shared memory, outside reads ------
+
+std::optional<Diagnosis> from_shared_memory(const DiagnosisInput& in) {
+  if (!in.experiments.shared_prefilled) return std::nullopt;
+  const float nan = std::nanf("");
+  const auto first = in.experiments.shared_prefilled(nan);
+  const auto second = in.experiments.shared_prefilled(nan);
+  if (!first || !second) return std::nullopt;
+  if (!same_output(*first, *second)) {
+    return make_diagnosis("race",
+                          "two runs on the same inputs, each starting from the same shared "
+                          "memory, gave different outputs");
+  }
+  const auto zeros = in.experiments.shared_prefilled(0.0f);
+  if (zeros && !same_output(*first, *zeros)) {
+    return make_diagnosis("uninitialised_shared",
+                          "the output changed when shared memory held NaN instead of 0 before "
+                          "the launch (a correct kernel never sees what was there)");
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnosis> from_outside_reads(const DiagnosisInput& in) {
+  if (!in.experiments.input_guards_nan) return std::nullopt;
+  const auto out = in.experiments.input_guards_nan();
+  if (!out || same_output(*out, in.got)) return std::nullopt;
+  long long changed = 0;
+  for (std::size_t i = 0; i < out->size() && i < in.got.size(); ++i) {
+    if (!same_bits((*out)[i], in.got[i]) && !(std::isnan((*out)[i]) && std::isnan(in.got[i]))) {
+      ++changed;
+    }
+  }
+  return make_diagnosis(
+      "reads_outside_inputs",
+      fmt::format("with NaN in the memory just outside the inputs, {} changed: the kernel reads "
+                  "there",
+                  plural(changed, "output element", "output elements")));
+}
+
+// ---- rule: the grid leaves the last rows or columns without threads ----------------------
+
+std::optional<Diagnosis> uncovered_border(const DiagnosisInput& in, const Counts& counts) {
+  if (counts.wrong == 0 || counts.nan != counts.wrong) return std::nullopt;
+  long long last_row = -1;
+  long long last_col = -1;
+  for (long long r = 0; r < in.rows; ++r) {
+    for (long long c = 0; c < in.cols; ++c) {
+      if (!std::isnan(in.got[static_cast<std::size_t>(r * in.cols + c)])) {
+        last_row = std::max(last_row, r);
+        last_col = std::max(last_col, c);
+      }
+    }
+  }
+  const long long r0 = last_row + 1;  // rows [0, r0) and columns [0, c0) were written
+  const long long c0 = last_col + 1;
+  if (r0 == 0 || (r0 == in.rows && c0 == in.cols)) return std::nullopt;
+  for (long long r = 0; r < in.rows; ++r) {
+    for (long long c = 0; c < in.cols; ++c) {
+      const auto i = static_cast<std::size_t>(r * in.cols + c);
+      const bool covered = r < r0 && c < c0;
+      if (covered != is_right(in, i) || covered == std::isnan(in.got[i])) return std::nullopt;
+    }
+  }
+  std::string evidence = fmt::format(
+      "only the top-left {}x{} elements of the {}x{} output were written; the rest "
+      "got no thread",
+      r0, c0, in.rows, in.cols);
+  if (in.launch) {
+    const auto& l = *in.launch;
+    evidence += fmt::format(" (the grid ({}, {}) of ({}, {}) blocks covers {} columns and {} rows)",
+                            l.grid[0], l.grid[1], l.block[0], l.block[1],
+                            1LL * l.grid[0] * l.block[0], 1LL * l.grid[1] * l.block[1]);
+  }
+  return make_diagnosis("grid_too_small", evidence);
+}
+
+// ---- rule: the output is the expected matrix transposed ----------------------------------
+
+std::optional<Diagnosis> transposed(const DiagnosisInput& in) {
+  if (in.rows <= 1 || in.cols <= 1) return std::nullopt;
+  // The transpose laid out as a cols x rows matrix: element (i, j) of the answer at j * rows + i.
+  for (long long i = 0; i < in.rows; ++i) {
+    for (long long j = 0; j < in.cols; ++j) {
+      const auto want = static_cast<std::size_t>(i * in.cols + j);
+      const auto at = static_cast<std::size_t>(j * in.rows + i);
+      if (!close(in.got[at], in.expected[want], in.tolerance, want)) return std::nullopt;
+    }
+  }
+  return make_diagnosis(
+      "transposed_result",
+      fmt::format("every element (i, j) of the answer sits at (j, i) of the output{}",
+                  in.rows == in.cols ? "" : ", laid out as a cols x rows matrix"));
+}
+
+// ---- rule: running sums along rows or columns ----------------------------------------------
+
+std::optional<Diagnosis> running_sums(const DiagnosisInput& in) {
+  const auto along = [&](bool rows_outer) {
+    const long long outer = rows_outer ? in.rows : in.cols;
+    const long long inner = rows_outer ? in.cols : in.rows;
+    if (inner < 2) return false;
+    for (long long o = 0; o < outer; ++o) {
+      double sum = 0;
+      double tolerance = 0;
+      for (long long x = 0; x < inner; ++x) {
+        const auto i = static_cast<std::size_t>(rows_outer ? o * in.cols + x : x * in.cols + o);
+        sum += in.expected[i];
+        if (!in.tolerance.empty()) tolerance += in.tolerance[i];
+        const float got = in.got[i];
+        const bool match =
+            in.tolerance.empty()
+                ? std::isfinite(got) && got == static_cast<float>(sum)
+                : std::isfinite(got) && std::fabs(got - sum) <= tolerance + 1e-5 * std::fabs(sum);
+        if (!match) return false;
+      }
+    }
+    return true;
+  };
+  if (along(true)) {
+    return make_diagnosis("accumulator_not_reset",
+                          "each element equals the sum of the right answers from the start of its "
+                          "row up to it");
+  }
+  if (along(false)) {
+    return make_diagnosis("accumulator_not_reset",
+                          "each element equals the sum of the right answers from the top of its "
+                          "column down to it");
+  }
+  return std::nullopt;
+}
+
+// ---- rules from the product's inputs: what each tiling mistake would compute -------------
+
+struct Hypothesis {
+  std::string id;
+  std::string evidence;
+  std::function<std::optional<double>(long long row, long long col)> predict;
+};
+
+double partial(const ProductInputs& p, long long row, long long col, long long from, long long to) {
+  double sum = 0;
+  for (long long l = from; l < to; ++l) {
+    sum += static_cast<double>(p.a[static_cast<std::size_t>(row * p.k + l)]) *
+           p.b[static_cast<std::size_t>(l * p.n + col)];
+  }
+  return sum;
+}
+
+std::vector<Hypothesis> product_hypotheses(const ProductInputs& p, const std::vector<int>& tiles) {
+  std::vector<Hypothesis> out;
+  if (p.m == p.k) {
+    out.push_back({"swapped_index", "every wrong element equals the product with A read transposed",
+                   [&p](long long r, long long c) -> std::optional<double> {
+                     double sum = 0;
+                     for (long long l = 0; l < p.k; ++l) {
+                       sum += static_cast<double>(p.a[static_cast<std::size_t>(l * p.k + r)]) *
+                              p.b[static_cast<std::size_t>(l * p.n + c)];
+                     }
+                     return sum;
+                   }});
+  }
+  if (p.k == p.n) {
+    out.push_back({"swapped_index",
+                   "every wrong element equals the product with the second input read "
+                   "transposed",
+                   [&p](long long r, long long c) -> std::optional<double> {
+                     double sum = 0;
+                     for (long long l = 0; l < p.k; ++l) {
+                       sum += static_cast<double>(p.a[static_cast<std::size_t>(r * p.k + l)]) *
+                              p.b[static_cast<std::size_t>(c * p.n + l)];
+                     }
+                     return sum;
+                   }});
+  }
+  for (const int t : tiles) {
+    const long long k = p.k;
+    if (t <= 0 || k <= t) {
+      // One tile holds the whole inner dimension: only the dropped partial tile can go wrong.
+      if (t > 0 && k < t) {
+        out.push_back({"last_tile_skipped",
+                       fmt::format("every element is 0: with k = {} below the tile ({}), "
+                                   "k / {} phases rounded down is none",
+                                   k, t, t),
+                       [](long long, long long) -> std::optional<double> { return 0.0; }});
+      }
+      continue;
+    }
+    const long long last_start = ((k - 1) / t) * t;  // where the last (maybe partial) tile starts
+    out.push_back({"first_tile_only",
+                   fmt::format("every wrong element equals the sum of only the first {} terms of "
+                               "its inner product (one tile of {})",
+                               t, t),
+                   [&p, t](long long r, long long c) -> std::optional<double> {
+                     return partial(p, r, c, 0, t);
+                   }});
+    out.push_back({"accumulator_reset_in_loop",
+                   fmt::format("every wrong element equals the sum of only the last tile's terms "
+                               "(terms {} to {})",
+                               last_start, k - 1),
+                   [&p, last_start](long long r, long long c) -> std::optional<double> {
+                     return partial(p, r, c, last_start, p.k);
+                   }});
+    out.push_back({"last_tile_skipped",
+                   fmt::format("every wrong element equals its inner product without the last "
+                               "{} terms (the last tile of {})",
+                               k - last_start, t),
+                   [&p, last_start](long long r, long long c) -> std::optional<double> {
+                     return partial(p, r, c, 0, last_start);
+                   }});
+    if (k % t != 0) {
+      // The last tile is partial; its entries past k still hold the previous phase's values.
+      const long long previous = last_start - t;
+      const long long stale_from = k % t;
+      out.push_back(
+          {"tile_not_zero_filled",
+           fmt::format("every wrong element equals the right sum plus the previous tile's terms "
+                       "{} to {} a second time (k = {}, tiles of {})",
+                       previous + stale_from, previous + t - 1, k, t),
+           [&p, previous, stale_from, t](long long r, long long c) -> std::optional<double> {
+             return partial(p, r, c, 0, p.k) +
+                    partial(p, r, c, previous + stale_from, previous + t);
+           }});
+    }
+  }
+  return out;
+}
+
+// Evenly spaced samples of the wrong and the right elements: enough to tell the hypotheses apart
+// at any size without computing whole products on the host.
+struct Samples {
+  std::vector<std::size_t> wrong;
+  std::vector<std::size_t> right;
+};
+
+Samples take_samples(const DiagnosisInput& in, const Counts& counts, std::size_t max_wrong,
+                     std::size_t max_right) {
+  Samples s;
+  const long long total = static_cast<long long>(in.got.size());
+  const long long right = total - counts.wrong;
+  const long long wrong_step =
+      std::max<long long>(1, counts.wrong / static_cast<long long>(max_wrong));
+  const long long right_step = std::max<long long>(1, right / static_cast<long long>(max_right));
+  long long wrong_seen = 0;
+  long long right_seen = 0;
+  for (std::size_t i = 0; i < in.got.size(); ++i) {
+    if (is_right(in, i)) {
+      if (right_seen++ % right_step == 0 && s.right.size() < max_right) s.right.push_back(i);
+    } else if (wrong_seen++ % wrong_step == 0 && s.wrong.size() < max_wrong) {
+      s.wrong.push_back(i);
+    }
+  }
+  return s;
+}
+
+std::optional<Diagnosis> from_product(const DiagnosisInput& in, const Counts& counts) {
+  if (!in.product) return std::nullopt;
+  const auto& p = *in.product;
+  if (p.m != in.rows || p.n != in.cols ||
+      p.a.size() != static_cast<std::size_t>(p.m) * static_cast<std::size_t>(p.k) ||
+      p.b.size() != static_cast<std::size_t>(p.k) * static_cast<std::size_t>(p.n)) {
+    return std::nullopt;
+  }
+  const auto samples = take_samples(in, counts, 48, 16);
+  if (samples.wrong.empty()) return std::nullopt;
+  std::vector<const Hypothesis*> matching;
+  const auto hypotheses = product_hypotheses(p, tile_candidates(in.launch));
+  for (const auto& h : hypotheses) {
+    const auto fits = [&](std::size_t i) {
+      const auto prediction =
+          h.predict(static_cast<long long>(i) / in.cols, static_cast<long long>(i) % in.cols);
+      return prediction && close(in.got[i], *prediction, in.tolerance, i);
+    };
+    if (std::all_of(samples.wrong.begin(), samples.wrong.end(), fits) &&
+        std::all_of(samples.right.begin(), samples.right.end(), fits)) {
+      matching.push_back(&h);
+    }
+  }
+  if (matching.empty()) return std::nullopt;
+  auto d = make_diagnosis(
+      matching.front()->id,
+      fmt::format("{} (checked at {} wrong and {} right elements)", matching.front()->evidence,
+                  samples.wrong.size(), samples.right.size()));
+  for (const auto* h : matching) {
+    if (h->id != d.id && std::find(d.also.begin(), d.also.end(), h->id) == d.also.end()) {
+      d.also.push_back(h->id);
+    }
+  }
+  return d;
+}
+
+// ---- coarse patterns over the tile grid --------------------------------------------------
+
+std::optional<Diagnosis> tile_patterns(const DiagnosisInput& in, const Counts& counts) {
+  for (const int t : tile_candidates(in.launch)) {
+    if (t <= 0 || (in.rows <= t && in.cols <= t)) continue;
+    const long long full_rows = (in.rows / t) * t;
+    const long long full_cols = (in.cols / t) * t;
+    // Only the first tile right, or only the first row of blocks right.
+    for (const bool block_row : {false, true}) {
+      const long long right_rows = std::min<long long>(t, in.rows);
+      const long long right_cols = block_row ? in.cols : std::min<long long>(t, in.cols);
+      if (right_rows * right_cols >= static_cast<long long>(in.got.size())) continue;
+      long long inside_wrong = 0;
+      long long outside_wrong = 0;
+      for (long long r = 0; r < in.rows; ++r) {
+        for (long long c = 0; c < in.cols; ++c) {
+          const bool inside = r < right_rows && c < right_cols;
+          const bool wrong = !is_right(in, static_cast<std::size_t>(r * in.cols + c));
+          (inside ? inside_wrong : outside_wrong) += wrong ? 1 : 0;
+        }
+      }
+      const long long outside = static_cast<long long>(in.got.size()) - right_rows * right_cols;
+      if (inside_wrong == 0 && outside_wrong * 100 >= outside * 95) {
+        return make_diagnosis(
+            "only_first_tile",
+            fmt::format("the {} ({} rows x {} columns) is right and {} of the {} other elements "
+                        "are wrong",
+                        block_row ? "first row of blocks" : "first tile", right_rows, right_cols,
+                        outside_wrong, outside));
+      }
+    }
+    // Only the border past the last full tile wrong.
+    if (full_rows == in.rows && full_cols == in.cols) continue;
+    bool border_only = true;
+    for (long long r = 0; r < full_rows && border_only; ++r) {
+      for (long long c = 0; c < full_cols; ++c) {
+        if (!is_right(in, static_cast<std::size_t>(r * in.cols + c))) {
+          border_only = false;
+          break;
+        }
+      }
+    }
+    if (border_only && counts.wrong > 0) {
+      return make_diagnosis(
+          "border_wrong",
+          fmt::format("every wrong element lies past the last full {}x{} tile (rows from {} or "
+                      "columns from {})",
+                      t, t, full_rows, full_cols));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnosis> garbage(const DiagnosisInput& in, const Counts& counts) {
+  if (in.got.empty()) return std::nullopt;
+  long long wild = counts.nan;
+  for (std::size_t i = 0; i < in.got.size(); ++i) {
+    const float g = in.got[i];
+    if (std::isinf(g) ||
+        (std::isfinite(g) && std::fabs(g) > 1e6f * (1 + std::fabs(in.expected[i])))) {
+      ++wild;
+    }
+  }
+  if (wild * 2 < static_cast<long long>(in.got.size())) return std::nullopt;
+  return make_diagnosis(
+      "nan_everywhere",
+      fmt::format("{} of {} elements are NaN, infinite or far out of range", wild, in.got.size()));
+}
+
+}  // namespace
+
+std::optional<Diagnosis> diagnose_launch_error(const std::string& error_text) {
+  // Only a refused launch (the message synchronize_after gives), not a fault while running.
+  if (error_text.find("launch failed") == std::string::npos) return std::nullopt;
+  const bool bad_configuration =
+      error_text.find("cudaErrorInvalidValue") != std::string::npos ||
+      error_text.find("cudaErrorInvalidConfiguration") != std::string::npos;
+  if (!bad_configuration) return std::nullopt;
+  return make_diagnosis("grid_too_small",
+                        "the GPU refused the launch as invalid: most often a grid of 0 blocks, "
+                        "which size / BLOCK gives for sizes below the block");
+}
+
+std::vector<int> tile_candidates(const std::optional<LaunchShape>& launch) {
+  std::vector<int> tiles;
+  if (launch && launch->block[0] > 1 && launch->block[0] == launch->block[1]) {
+    tiles.push_back(static_cast<int>(launch->block[0]));
+  }
+  for (const int t : {16, 32, 8}) {
+    if (std::find(tiles.begin(), tiles.end(), t) == tiles.end()) tiles.push_back(t);
+  }
+  return tiles;
+}
+
+std::optional<Diagnosis> diagnose_case(const DiagnosisInput& in) {
+  if (auto d = out_of_bounds(in)) return d;
+  if (auto d = failed_launch(in)) return d;
+  const auto total = static_cast<std::size_t>(std::max(0LL, in.rows * in.cols));
+  if (in.got.empty() || in.got.size() != total || in.expected.size() != total ||
+      (!in.tolerance.empty() && in.tolerance.size() != total)) {
+    return std::nullopt;
+  }
+  const Counts counts = count(in);
+  if (counts.wrong == 0) return std::nullopt;
+  if (auto d = never_written(in, counts)) return d;
+  if (auto d = from_shared_memory(in)) return d;
+  if (auto d = from_outside_reads(in)) return d;
+  if (auto d = uncovered_border(in, counts)) return d;
+  if (auto d = transposed(in)) return d;
+  if (auto d = running_sums(in)) return d;
+  if (auto d = from_product(in, counts)) return d;
+  if (auto d = tile_patterns(in, counts)) return d;
+  return garbage(in, counts);
+}
+
+std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& cases) {
+  std::map<std::string, int> votes;
+  std::vector<std::string> order;  // ids in the order of the cases that name them
+  for (const auto& c : cases) {
+    if (c.verdict == Verdict::pass || !c.diagnosis) continue;
+    std::vector<std::string> ids{c.diagnosis->id};
+    ids.insert(ids.end(), c.diagnosis->also.begin(), c.diagnosis->also.end());
+    for (const auto& id : ids) {
+      if (votes[id]++ == 0) order.push_back(id);
+    }
+  }
+  if (order.empty()) return std::nullopt;
+  std::string best = order.front();
+  for (const auto& id : order) {
+    if (votes[id] > votes[best]) best = id;
+  }
+  int failed_with = 0;
+  for (const auto& c : cases) failed_with += c.verdict != Verdict::pass && c.diagnosis ? 1 : 0;
+  for (const auto& c : cases) {
+    if (c.verdict == Verdict::pass || !c.diagnosis) continue;
+    const bool primary = c.diagnosis->id == best;
+    const bool also = std::find(c.diagnosis->also.begin(), c.diagnosis->also.end(), best) !=
+                      c.diagnosis->also.end();
+    if (!primary && !also) continue;
+    Diagnosis d = primary ? *c.diagnosis : make_diagnosis(best, c.diagnosis->evidence);
+    if (!primary) d.also = {c.diagnosis->id};
+    d.evidence = fmt::format("case {}: {}{}", c.name, d.evidence,
+                             failed_with > 1 ? fmt::format(" (fits {} of the {} diagnosed failed "
+                                                           "cases)",
+                                                           votes[best], failed_with)
+                                             : std::string());
+    return d;
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnosis> diagnose_speed(const Timing& t) {
+  if (!(t.threshold > 0) || t.ratio >= t.threshold) return std::nullopt;
+  const std::string against =
+      fmt::format("{:.0f}% of {} in the same run", t.ratio * 100, t.reference_name);
+  const bool bandwidth = t.rate_unit == "GB/s";
+  const bool versus_naive = t.reference_name.rfind("naive", 0) == 0;
+  if ((bandwidth || versus_naive) && t.ratio < 0.5) {
+    return make_diagnosis(
+        "uncoalesced_access",
+        fmt::format("{}: {} the same memory accesses done {}; scattered accesses are the usual "
+                    "cause",
+                    against, "less than half the speed of",
+                    bandwidth ? "by a plain copy" : "coalesced"));
+  }
+  return make_diagnosis("slow_kernel", against + "; " + speed_reading(t));
+}
+
+std::string speed_reading(const Timing& t) {
+  const bool have_roofs = t.flops > 0 && t.bytes > 0 && t.memcpy_gbps > 0;
+  if (!have_roofs) {
+    if (t.reference_rate > 0 && t.rate_unit == "GB/s" &&
+        t.reference_name.find("cudaMemcpy") != std::string::npos) {
+      return fmt::format(
+          "a copy is limited by memory bandwidth: it moves data at {:.0f}% of what "
+          "cudaMemcpy reaches on this GPU",
+          100 * t.rate / t.reference_rate);
+    }
+    return t.reference_rate > 0 ? fmt::format("it runs at {:.0f}% of the reference's rate",
+                                              100 * t.rate / t.reference_rate)
+                                : std::string("no reference rate to compare with");
+  }
+  const double intensity = t.flops / t.bytes;            // FLOP per byte, at the least traffic
+  const double memory_roof = t.memcpy_gbps * intensity;  // GFLOP/s the bandwidth allows
+  const double compute_roof = t.cublas_gflops > 0 ? t.cublas_gflops : 0;
+  const double gflops = t.flops / (t.median_ms * 1e-3) / 1e9;
+  const double attainable = compute_roof > 0 ? std::min(memory_roof, compute_roof) : memory_roof;
+  const double share = attainable > 0 ? gflops / attainable : 0;
+  const bool memory_bound = compute_roof <= 0 || memory_roof < compute_roof;
+  if (memory_bound) {
+    return fmt::format(
+        "at {:.2g} FLOP per byte the work is memory-bound: the bandwidth measured "
+        "in this run allows {:.0f} GFLOP/s and the kernel reaches {:.0f} ({:.2g}%)",
+        intensity, memory_roof, gflops, share * 100);
+  }
+  return fmt::format(
+      "at {:.3g} FLOP per byte the work could be compute-bound: cuBLAS reaches "
+      "{:.0f} GFLOP/s in this run and the kernel {:.0f} ({:.2g}%); the gap is data "
+      "reuse: each value loaded serves few multiply-adds",
+      intensity, compute_roof, gflops, share * 100);
+}
+
+}  // namespace harness

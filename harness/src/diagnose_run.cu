@@ -1,0 +1,145 @@
+#include "harness/diagnose_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "harness/cuda_check.hpp"
+
+namespace harness {
+namespace {
+
+constexpr int kNanGuardByte = 0xFF;  // every float in the guard reads NaN
+
+// Fills the shared memory of every multiprocessor with `value`. Shared memory is not cleared
+// between kernels, so the next kernel's shared arrays start from this: a kernel that reads shared
+// elements it never wrote then gives results that depend on `value`. volatile keeps the stores,
+// which nothing in this kernel reads.
+__global__ void fill_shared_kernel(float value, int words) {
+  extern __shared__ float shared[];
+  volatile float* cells = shared;
+  for (int i = threadIdx.x; i < words; i += blockDim.x) cells[i] = value;
+}
+
+void fill_shared_memory(float value) {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  int bytes = 0;
+  int sms = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(
+      cudaFuncSetAttribute(fill_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CUDA_CHECK(cudaFuncSetAttribute(fill_shared_kernel,
+                                  cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+  fill_shared_kernel<<<2 * sms, 1024, static_cast<size_t>(bytes)>>>(
+      value, bytes / static_cast<int>(sizeof(float)));
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+enum class Setup { output_fill, shared_fill, input_guards_nan };
+
+// One more run of the case on fresh buffers. Nothing when it fails (a fault marks the context
+// lost, as a fault in a case does).
+std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup, float fill) {
+  if (lab_run().context_lost) return std::nullopt;
+  try {
+    std::vector<std::unique_ptr<DeviceBuffer>> inputs;  // DeviceBuffer does not move
+    for (const auto& input : rerun.inputs) {
+      const auto guard = DeviceBuffer::matrix_guard(input.cols);
+      inputs.push_back(
+          setup == Setup::input_guards_nan
+              ? std::make_unique<DeviceBuffer>(input.name, input.values->size(), guard,
+                                               kNanGuardByte)
+              : std::make_unique<DeviceBuffer>(input.name, input.values->size(), guard));
+      inputs.back()->upload(*input.values);
+    }
+    // Writes outside the output are diagnosed before any experiment runs; the guard only keeps
+    // a stray write off other memory.
+    DeviceBuffer output("output", rerun.output_size,
+                        std::clamp<std::size_t>(rerun.output_size, 4096, 1 << 20));
+    if (setup == Setup::output_fill) {
+      output.upload(std::vector<float>(rerun.output_size, fill));
+    }
+    std::vector<float*> pointers;
+    for (auto& input : inputs) pointers.push_back(input->data());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    if (setup == Setup::shared_fill) fill_shared_memory(fill);
+    rerun.launch(pointers, output.data());
+    synchronize_after(rerun.call);
+    return output.download();
+  } catch (const CudaError& error) {
+    if (is_sticky(error.code)) lab_run().context_lost = true;
+    return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+Experiments make_experiments(const CaseRerun& rerun) {
+  Experiments e;
+  if (under_sanitizer() || !rerun.launch) return e;
+  e.output_prefilled = [&rerun](float fill) { return run_again(rerun, Setup::output_fill, fill); };
+  e.shared_prefilled = [&rerun](float fill) { return run_again(rerun, Setup::shared_fill, fill); };
+  e.input_guards_nan = [&rerun] { return run_again(rerun, Setup::input_guards_nan, 0.0f); };
+  return e;
+}
+
+CaseLaunchCapture::CaseLaunchCapture() {
+  if (under_sanitizer()) return;
+  recorder_.emplace();
+  if (!recorder_->unavailable_reason().empty()) recorder_.reset();
+}
+
+std::optional<RecordedActivity> CaseLaunchCapture::stop() {
+  if (!recorder_) return std::nullopt;
+  auto activity = recorder_->stop();
+  recorder_.reset();
+  return activity;
+}
+
+std::optional<LaunchShape> main_launch(const std::optional<RecordedActivity>& activity) {
+  if (!activity || activity->kernels.empty()) return std::nullopt;
+  const auto& biggest = *std::max_element(
+      activity->kernels.begin(), activity->kernels.end(),
+      [](const KernelLaunch& a, const KernelLaunch& b) { return a.threads() < b.threads(); });
+  LaunchShape shape;
+  for (int i = 0; i < 3; ++i) {
+    shape.grid[i] = biggest.grid[i];
+    shape.block[i] = biggest.block[i];
+  }
+  return shape;
+}
+
+void diagnose_failed_case(CaseResult& result, const FailedCase& failed) {
+  // The blocks of a 2D launch are the tiles the student thinks in: draw them on the map.
+  if (result.error_map && failed.launch && failed.launch->block[0] > 1 &&
+      failed.launch->block[1] > 1) {
+    result.error_map->tile_rows = failed.launch->block[1];
+    result.error_map->tile_cols = failed.launch->block[0];
+  }
+  if (result.verdict == Verdict::pass || result.diagnosis || lab_run().context_lost) return;
+  try {
+    const auto got = failed.output->download();
+    DiagnosisInput in;
+    in.expected = *failed.expected;
+    in.got = got;
+    if (failed.tolerance) in.tolerance = *failed.tolerance;
+    in.rows = failed.rows;
+    in.cols = failed.cols;
+    in.out_of_bounds = result.out_of_bounds;
+    in.launch = failed.launch;
+    in.product = failed.product;
+    if (failed.rerun) in.experiments = make_experiments(*failed.rerun);
+    result.diagnosis = diagnose_case(in);
+  } catch (const CudaError& error) {
+    if (is_sticky(error.code)) lab_run().context_lost = true;
+  } catch (const std::exception&) {
+    // A diagnosis that cannot be made leaves the verdict as it is.
+  }
+}
+
+}  // namespace harness

@@ -1,0 +1,404 @@
+// The diagnosis rules on synthetic outputs: each test builds the output a known mistake gives and
+// checks that the rule names it (and that a right output or another mistake is not named so).
+#include "harness/diagnose.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace harness {
+namespace {
+
+const float kNaN = std::nanf("");
+
+// No pattern that would make a product symmetric by accident.
+int scramble(size_t i, unsigned salt) {
+  unsigned x = static_cast<unsigned>(i) * 2654435761u + salt * 40503u;
+  x ^= x >> 15;
+  x *= 2246822519u;
+  x ^= x >> 13;
+  return static_cast<int>(x % 1000);
+}
+
+float nonzero(int value, int instead) { return static_cast<float>(value != 0 ? value : instead); }
+
+// A small integer product: A (m x k) * B (k x n), with values in -4..4 (no zeros).
+struct Product {
+  int m, k, n;
+  std::vector<float> a, b, c;
+  Product(int m_, int k_, int n_) : m(m_), k(k_), n(n_) {
+    a.resize(static_cast<size_t>(m) * k);
+    b.resize(static_cast<size_t>(k) * n);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = nonzero(scramble(i, 1) % 9 - 4, 3);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = nonzero(scramble(i, 2) % 9 - 4, 2);
+    c = partial(0, k);
+  }
+  std::vector<float> partial(int from, int to) const {
+    std::vector<float> out(static_cast<size_t>(m) * n, 0.0f);
+    for (int r = 0; r < m; ++r)
+      for (int col = 0; col < n; ++col) {
+        double sum = 0;
+        for (int l = from; l < to; ++l)
+          sum += a[static_cast<size_t>(r) * k + l] * b[static_cast<size_t>(l) * n + col];
+        out[static_cast<size_t>(r) * n + col] = static_cast<float>(sum);
+      }
+    return out;
+  }
+  ProductInputs inputs() const { return {a, b, m, k, n}; }
+};
+
+DiagnosisInput input_for(const std::vector<float>& expected, const std::vector<float>& got,
+                         long long rows, long long cols) {
+  DiagnosisInput in;
+  in.expected = expected;
+  in.got = got;
+  in.rows = rows;
+  in.cols = cols;
+  return in;
+}
+
+std::string id_of(const std::optional<Diagnosis>& d) { return d ? d->id : "(none)"; }
+
+TEST(Diagnose, RightOutputHasNoDiagnosis) {
+  Product p(20, 20, 20);
+  auto in = input_for(p.c, p.c, p.m, p.n);
+  in.product = p.inputs();
+  EXPECT_EQ(id_of(diagnose_case(in)), "(none)");
+}
+
+TEST(Diagnose, AllNaNIsUnwritten) {
+  Product p(8, 8, 8);
+  std::vector<float> got(p.c.size(), kNaN);
+  auto d = diagnose_case(input_for(p.c, got, 8, 8));
+  EXPECT_EQ(id_of(d), "unwritten");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->handout, "#output-never-written");
+}
+
+TEST(Diagnose, AllNaNThatIsRightFromZeroIsAccumulationIntoTheOutput) {
+  Product p(8, 8, 8);
+  std::vector<float> got(p.c.size(), kNaN);
+  auto in = input_for(p.c, got, 8, 8);
+  // += into the output: starting from 0 gives the right answer.
+  in.experiments.output_prefilled = [&](float fill) -> std::optional<std::vector<float>> {
+    std::vector<float> out = p.c;
+    for (auto& v : out) v += fill;
+    return out;
+  };
+  EXPECT_EQ(id_of(diagnose_case(in)), "output_not_initialised");
+  // A kernel that writes nothing stays 0.
+  in.experiments.output_prefilled = [&](float fill) -> std::optional<std::vector<float>> {
+    return std::vector<float>(p.c.size(), fill);
+  };
+  EXPECT_EQ(id_of(diagnose_case(in)), "unwritten");
+}
+
+TEST(Diagnose, WritesOutsideComeFirstWithTheFirstOffset) {
+  Product p(4, 4, 4);
+  auto in = input_for(p.c, p.c, 4, 4);
+  std::vector<float> got = p.c;
+  got[5] = 0;
+  in.got = got;
+  in.out_of_bounds = {{"C", 16, "0"}, {"C", 17, "0"}};
+  auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "out_of_bounds_write");
+  EXPECT_NE(d->evidence.find("offset 16 (as if row 4, col 0)"), std::string::npos) << d->evidence;
+  EXPECT_NE(d->evidence.find("2 writes"), std::string::npos) << d->evidence;
+}
+
+TEST(Diagnose, RefusedLaunchIsAGridTooSmall) {
+  EXPECT_EQ(id_of(diagnose_launch_error("f(1): the kernel launch failed: cudaErrorInvalidValue "
+                                        "(invalid argument); check the grid and block sizes")),
+            "grid_too_small");
+  // A fault while running is not a refused launch.
+  EXPECT_EQ(id_of(diagnose_launch_error("f(1): the kernel failed while running: "
+                                        "cudaErrorIllegalAddress")),
+            "(none)");
+}
+
+TEST(Diagnose, UnwrittenBottomAndRightBandsAreAGridTooSmall) {
+  Product p(33, 33, 33);
+  std::vector<float> got = p.c;
+  for (int r = 0; r < 33; ++r)
+    for (int c = 0; c < 33; ++c)
+      if (r >= 32 || c >= 32) got[static_cast<size_t>(r) * 33 + c] = kNaN;
+  auto in = input_for(p.c, got, 33, 33);
+  in.launch = LaunchShape{{2, 2, 1}, {16, 16, 1}};
+  auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "grid_too_small");
+  EXPECT_NE(d->evidence.find("32x32"), std::string::npos) << d->evidence;
+  // A vector (one column) whose last rows are unwritten.
+  std::vector<float> column(300, 1.0f);
+  std::vector<float> got_column = column;
+  for (int i = 256; i < 300; ++i) got_column[static_cast<size_t>(i)] = kNaN;
+  EXPECT_EQ(id_of(diagnose_case(input_for(column, got_column, 300, 1))), "grid_too_small");
+}
+
+TEST(Diagnose, TransposedResult) {
+  Product p(9, 9, 9);
+  std::vector<float> got(p.c.size());
+  for (int r = 0; r < 9; ++r)
+    for (int c = 0; c < 9; ++c)
+      got[static_cast<size_t>(c) * 9 + r] = p.c[static_cast<size_t>(r) * 9 + c];
+  EXPECT_EQ(id_of(diagnose_case(input_for(p.c, got, 9, 9))), "transposed_result");
+  // Not square: the transpose laid out as cols x rows (lab 1's transposed copy).
+  std::vector<float> in(6 * 10), out(6 * 10);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) + 0.5f;
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 10; ++c)
+      out[static_cast<size_t>(c) * 6 + r] = in[static_cast<size_t>(r) * 10 + c];
+  EXPECT_EQ(id_of(diagnose_case(input_for(in, out, 6, 10))), "transposed_result");
+}
+
+TEST(Diagnose, TransposedWithinTolerance) {
+  std::vector<float> expected{1.0f, 2.0f, 3.0f, 4.0f};
+  std::vector<float> got{1.0f, 3.0001f, 2.0001f, 4.0f};
+  std::vector<float> tolerance(4, 0.001f);
+  auto in = input_for(expected, got, 2, 2);
+  in.tolerance = tolerance;
+  EXPECT_EQ(id_of(diagnose_case(in)), "transposed_result");
+  tolerance.assign(4, 1e-6f);
+  in.tolerance = tolerance;
+  EXPECT_NE(id_of(diagnose_case(in)), "transposed_result");
+}
+
+TEST(Diagnose, OperandReadTransposedIsASwappedIndex) {
+  Product p(12, 12, 12);
+  // M times N transposed (lab 6's swapped tile index).
+  std::vector<float> got(p.c.size());
+  for (int r = 0; r < 12; ++r)
+    for (int c = 0; c < 12; ++c) {
+      double sum = 0;
+      for (int l = 0; l < 12; ++l)
+        sum += p.a[static_cast<size_t>(r) * 12 + l] * p.b[static_cast<size_t>(c) * 12 + l];
+      got[static_cast<size_t>(r) * 12 + c] = static_cast<float>(sum);
+    }
+  auto in = input_for(p.c, got, 12, 12);
+  in.product = p.inputs();
+  EXPECT_EQ(id_of(diagnose_case(in)), "swapped_index");
+  // Matrix-vector with the matrix read transposed (lab 4).
+  Product v(10, 10, 1);
+  std::vector<float> got_v(10);
+  for (int i = 0; i < 10; ++i) {
+    double sum = 0;
+    for (int j = 0; j < 10; ++j)
+      sum += v.a[static_cast<size_t>(j) * 10 + i] * v.b[static_cast<size_t>(j)];
+    got_v[static_cast<size_t>(i)] = static_cast<float>(sum);
+  }
+  auto in_v = input_for(v.c, got_v, 10, 1);
+  in_v.product = v.inputs();
+  EXPECT_EQ(id_of(diagnose_case(in_v)), "swapped_index");
+}
+
+TEST(Diagnose, RunningSumsAreAnAccumulatorNotReset) {
+  Product p(7, 7, 7);
+  std::vector<float> got(p.c.size());
+  for (int r = 0; r < 7; ++r) {
+    float sum = 0;
+    for (int c = 0; c < 7; ++c)
+      got[static_cast<size_t>(r) * 7 + c] = sum += p.c[static_cast<size_t>(r) * 7 + c];
+  }
+  EXPECT_EQ(id_of(diagnose_case(input_for(p.c, got, 7, 7))), "accumulator_not_reset");
+}
+
+TEST(Diagnose, TilingMistakesFromTheOperands) {
+  Product p(48, 48, 48);
+  const struct {
+    std::vector<float> got;
+    const char* id;
+  } cases[] = {
+      {p.partial(0, 16), "first_tile_only"},
+      {p.partial(32, 48), "accumulator_reset_in_loop"},
+      {p.partial(0, 32), "last_tile_skipped"},
+  };
+  for (const auto& c : cases) {
+    auto in = input_for(p.c, c.got, 48, 48);
+    in.product = p.inputs();
+    EXPECT_EQ(id_of(diagnose_case(in)), c.id);
+  }
+  // At k = 2 tiles the first tile alone and the last tile skipped are the same sum: both named.
+  Product two(32, 32, 32);
+  const auto first_half = two.partial(0, 16);
+  auto in = input_for(two.c, first_half, 32, 32);
+  in.product = two.inputs();
+  auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "first_tile_only");
+  EXPECT_EQ(d->also, std::vector<std::string>{"last_tile_skipped"});
+}
+
+TEST(Diagnose, PartialTileNotZeroFilledAndPhasesRoundedDown) {
+  Product p(20, 37, 23);  // k = 37: two full tiles of 16 and 5 more
+  std::vector<float> got = p.c;
+  const auto stale = p.partial(16 + 5, 32);  // the previous tile's entries past k % 16
+  for (size_t i = 0; i < got.size(); ++i) got[i] += stale[i];
+  auto in = input_for(p.c, got, 20, 23);
+  in.product = p.inputs();
+  EXPECT_EQ(id_of(diagnose_case(in)), "tile_not_zero_filled");
+  // k / 16 phases, rounded down: the last 5 terms missing.
+  auto rounded = p.partial(0, 32);
+  in.got = rounded;
+  EXPECT_EQ(id_of(diagnose_case(in)), "last_tile_skipped");
+  // k below the tile: nothing added at all.
+  Product small(1, 1, 1);
+  std::vector<float> zero{0.0f};
+  auto in_small = input_for(small.c, zero, 1, 1);
+  in_small.product = small.inputs();
+  EXPECT_EQ(id_of(diagnose_case(in_small)), "last_tile_skipped");
+}
+
+TEST(Diagnose, OutputThatChangesBetweenRunsIsARace) {
+  Product p(16, 16, 16);
+  std::vector<float> got = p.c;
+  got[3] += 1;
+  auto in = input_for(p.c, got, 16, 16);
+  int runs = 0;
+  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> {
+    auto out = p.c;
+    out[static_cast<size_t>(runs++ % 5)] += 1;  // wrong somewhere else every time
+    return out;
+  };
+  EXPECT_EQ(id_of(diagnose_case(in)), "race");
+}
+
+TEST(Diagnose, OutputThatFollowsOldSharedMemoryIsUninitialisedShared) {
+  Product p(16, 16, 16);
+  std::vector<float> got = p.c;
+  got[0] = 1234;
+  auto in = input_for(p.c, got, 16, 16);
+  in.experiments.shared_prefilled = [&](float fill) -> std::optional<std::vector<float>> {
+    auto out = p.c;
+    out[0] += fill;  // the same every time for the same fill
+    return out;
+  };
+  EXPECT_EQ(id_of(diagnose_case(in)), "uninitialised_shared");
+  // Experiments that change nothing say nothing: the rule falls through.
+  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> { return got; };
+  EXPECT_NE(id_of(diagnose_case(in)), "uninitialised_shared");
+}
+
+TEST(Diagnose, OutputThatChangesWithNaNAroundTheInputsReadsOutside) {
+  std::vector<float> expected{1, 0, 0, 1};
+  std::vector<float> got{1, 1e-14f, 0, 1};
+  auto in = input_for(expected, got, 2, 2);
+  in.experiments.input_guards_nan = [&]() -> std::optional<std::vector<float>> {
+    return std::vector<float>{kNaN, kNaN, kNaN, kNaN};
+  };
+  auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "reads_outside_inputs");
+  EXPECT_NE(d->evidence.find("4 output elements"), std::string::npos) << d->evidence;
+}
+
+TEST(Diagnose, OnlyTheFirstTileOrBlockRowRight) {
+  std::vector<float> expected(64 * 64);
+  for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<float>(i % 13) + 1;
+  std::vector<float> got(expected.size(), -5.0f);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c)
+      got[static_cast<size_t>(r) * 64 + c] = expected[static_cast<size_t>(r) * 64 + c];
+  EXPECT_EQ(id_of(diagnose_case(input_for(expected, got, 64, 64))), "only_first_tile");
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 64; ++c)
+      got[static_cast<size_t>(r) * 64 + c] = expected[static_cast<size_t>(r) * 64 + c];
+  auto d = diagnose_case(input_for(expected, got, 64, 64));
+  ASSERT_EQ(id_of(d), "only_first_tile");
+  EXPECT_NE(d->evidence.find("first row of blocks"), std::string::npos) << d->evidence;
+}
+
+TEST(Diagnose, WrongBorderPastTheLastFullTile) {
+  std::vector<float> expected(40 * 40, 2.0f);
+  std::vector<float> got = expected;
+  got[static_cast<size_t>(35) * 40 + 3] = 7;  // row 35: past the last full tile of 16 (rows 32+)
+  got[static_cast<size_t>(4) * 40 + 39] = 7;  // column 39
+  EXPECT_EQ(id_of(diagnose_case(input_for(expected, got, 40, 40))), "border_wrong");
+  got[static_cast<size_t>(5) * 40 + 5] = 7;  // and one inside: no longer the border alone
+  EXPECT_NE(id_of(diagnose_case(input_for(expected, got, 40, 40))), "border_wrong");
+}
+
+TEST(Diagnose, GarbageEverywhere) {
+  std::vector<float> expected(100, 1.0f);
+  std::vector<float> got(100, 1.0f);
+  for (int i = 0; i < 60; ++i) got[static_cast<size_t>(i)] = i % 2 ? kNaN : 3e30f;
+  EXPECT_EQ(id_of(diagnose_case(input_for(expected, got, 10, 10))), "nan_everywhere");
+}
+
+TEST(Diagnose, TileCandidatesStartWithTheRecordedBlock) {
+  EXPECT_EQ(tile_candidates(LaunchShape{{4, 4, 1}, {32, 32, 1}}), (std::vector<int>{32, 16, 8}));
+  EXPECT_EQ(tile_candidates(LaunchShape{{4, 4, 1}, {64, 1, 1}}), (std::vector<int>{16, 32, 8}));
+  EXPECT_EQ(tile_candidates(std::nullopt), (std::vector<int>{16, 32, 8}));
+}
+
+TEST(Diagnose, CheckTakesTheDiagnosisThatFitsMostCases) {
+  std::vector<CaseResult> cases(4);
+  cases[0].name = "32";
+  cases[0].verdict = Verdict::fail;
+  cases[0].diagnosis = make_diagnosis("last_tile_skipped", "a");
+  cases[0].diagnosis->also = {"first_tile_only"};
+  cases[1].name = "64";
+  cases[1].verdict = Verdict::fail;
+  cases[1].diagnosis = make_diagnosis("first_tile_only", "b");
+  cases[2].verdict = Verdict::pass;
+  cases[3].name = "96";
+  cases[3].verdict = Verdict::fail;
+  cases[3].diagnosis = make_diagnosis("first_tile_only", "c");
+  auto d = choose_check_diagnosis(cases);
+  ASSERT_EQ(id_of(d), "first_tile_only");
+  EXPECT_NE(d->evidence.find("case 32"), std::string::npos) << d->evidence;
+  EXPECT_NE(d->evidence.find("fits 3 of the 3"), std::string::npos) << d->evidence;
+  EXPECT_EQ(id_of(choose_check_diagnosis(std::vector<CaseResult>(2))), "(none)");
+}
+
+TEST(Diagnose, SpeedBelowHalfTheCopyOrTheNaiveKernelIsUncoalesced) {
+  Timing t;
+  t.rate_unit = "GB/s";
+  t.reference_name = "cudaMemcpy device to device";
+  t.rate = 450;
+  t.reference_rate = 3000;
+  t.ratio = 0.15;
+  t.threshold = 0.45;
+  EXPECT_EQ(id_of(diagnose_speed(t)), "uncoalesced_access");
+  t.ratio = 0.5;
+  t.threshold = 0.6;
+  EXPECT_EQ(id_of(diagnose_speed(t)), "slow_kernel");
+  t.ratio = 0.7;
+  EXPECT_EQ(id_of(diagnose_speed(t)), "(none)");  // passed
+  t.rate_unit = "GFLOP/s";
+  t.reference_name = "naive kernel, one thread per element (16x16 blocks)";
+  t.ratio = 0.17;
+  t.threshold = 0.7;
+  EXPECT_EQ(id_of(diagnose_speed(t)), "uncoalesced_access");
+}
+
+TEST(Diagnose, SpeedReadingPlacesTheKernelUnderTheRoofline) {
+  Timing t;
+  t.rate_unit = "GFLOP/s";
+  t.flops = 2.0 * 4096 * 4096 * 4096;
+  t.bytes = 4.0 * 3 * 4096 * 4096;
+  t.median_ms = t.flops / 9000e9 * 1e3;  // 9000 GFLOP/s
+  t.memcpy_gbps = 3000;
+  t.cublas_gflops = 51000;
+  const auto text = speed_reading(t);
+  EXPECT_NE(text.find("compute-bound"), std::string::npos) << text;
+  EXPECT_NE(text.find("(18%)"), std::string::npos) << text;
+  t.flops = 2.0 * 16384 * 16384;  // a matrix-vector product: 0.5 FLOP per byte
+  t.bytes = 4.0 * 16384 * 16384;
+  t.median_ms = t.flops / 600e9 * 1e3;
+  const auto memory = speed_reading(t);
+  EXPECT_NE(memory.find("memory-bound"), std::string::npos) << memory;
+  EXPECT_NE(memory.find("1500 GFLOP/s"), std::string::npos) << memory;
+}
+
+TEST(Diagnose, EveryCatalogEntryMakesADiagnosis) {
+  for (const auto& info : mistake_catalog()) {
+    const auto d = make_diagnosis(info.id, "e");
+    EXPECT_EQ(d.id, info.id);
+    EXPECT_FALSE(d.summary.empty());
+    EXPECT_EQ(d.handout.front(), '#');
+  }
+  EXPECT_THROW(mistake("no_such_mistake"), std::out_of_range);
+  EXPECT_EQ(heading_anchor("Race: missing __syncthreads"), "race-missing-__syncthreads");
+  EXPECT_EQ(heading_anchor("Grid too small (integer division)"), "grid-too-small-integer-division");
+}
+
+}  // namespace
+}  // namespace harness

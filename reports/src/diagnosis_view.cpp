@@ -1,0 +1,90 @@
+#include "diagnosis_view.hpp"
+
+#include <fmt/format.h>
+
+#include "format.hpp"
+#include "harness/diagnose.hpp"
+#include "reports/html.hpp"
+
+namespace reports::detail {
+namespace {
+
+// The handout's heading for a known id; a record may carry any id, so unknown ones get none.
+std::string heading_of(const std::string& id) {
+  for (const auto& info : harness::mistake_catalog()) {
+    if (info.id == id) return std::string(info.heading);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string diagnosis_box(const harness::Diagnosis& d, const std::string& handout) {
+  const std::string heading = heading_of(d.id);
+  std::string where;
+  if (!d.handout.empty()) {
+    where = fmt::format(
+        R"(<p class="diagnosis-handout">In the handout: {}<code>{}{}</code></p>)",
+        heading.empty() ? std::string() : fmt::format("&#8220;{}&#8221;, ", html_escape(heading)),
+        html_escape(handout), html_escape(d.handout));
+  }
+  std::string also;
+  if (!d.also.empty()) {
+    std::string names;
+    for (const auto& id : d.also) {
+      const std::string h = heading_of(id);
+      names += (names.empty() ? "" : ", ") + html_escape(h.empty() ? id : h);
+    }
+    also = fmt::format(R"(<p class="diagnosis-also">Fits as well: {}</p>)", names);
+  }
+  return fmt::format(
+      R"(<div class="diagnosis" data-diagnosis="{id}">
+<p class="diagnosis-title"><strong>Likely mistake:</strong> {summary}</p>
+<p class="diagnosis-evidence"><strong>Why:</strong> {evidence}</p>
+<p class="diagnosis-hint"><strong>Look at:</strong> {hint}</p>
+{also}{where}
+</div>
+)",
+      fmt::arg("id", html_escape(d.id)), fmt::arg("summary", html_escape(d.summary)),
+      fmt::arg("evidence", html_escape(d.evidence)), fmt::arg("hint", html_escape(d.hint)),
+      fmt::arg("also", also), fmt::arg("where", where));
+}
+
+std::string diagnosis_line(const harness::Diagnosis& d) {
+  return fmt::format(
+      R"(<p class="diagnosis-line"><strong>Likely:</strong> {} <span class="muted">({})</span></p>)",
+      html_escape(d.summary), html_escape(d.evidence));
+}
+
+std::string kernel_facts_table(const std::vector<harness::KernelFacts>& kernels) {
+  if (kernels.empty()) return {};
+  std::string rows;
+  for (const auto& k : kernels) {
+    rows += fmt::format(
+        R"(<tr><th scope="row"><code>{name}</code><span class="subtext">block ({b0}, {b1}, {b2}), grid ({g0}, {g1}, {g2})</span></th><td class="num">{regs}</td><td class="num">{shared}</td><td class="num">{local}</td><td class="num">{occ}</td><td>{reading}</td></tr>
+)",
+        fmt::arg("name", html_escape(k.name)), fmt::arg("b0", k.block[0]),
+        fmt::arg("b1", k.block[1]), fmt::arg("b2", k.block[2]), fmt::arg("g0", k.grid[0]),
+        fmt::arg("g1", k.grid[1]), fmt::arg("g2", k.grid[2]),
+        fmt::arg("regs", k.registers_per_thread),
+        fmt::arg("shared", format_count(k.shared_bytes_per_block)),
+        fmt::arg("local", k.local_bytes_per_thread > 0
+                              ? fmt::format(R"(<span class="wrong-value">{}</span>)",
+                                            format_count(k.local_bytes_per_thread))
+                              : std::string("0")),
+        fmt::arg("occ", format_percent(k.occupancy)), fmt::arg("reading", html_escape(k.reading)));
+  }
+  return fmt::format(
+      R"(<div class="table-wrap">
+<table class="kernel-facts">
+<caption>Resources of your kernels, as the GPU ran them (theoretical occupancy: resident warps over the most a multiprocessor holds)</caption>
+<thead><tr><th scope="col">Kernel</th><th scope="col" class="num">Registers / thread</th><th scope="col" class="num">Shared bytes / block</th><th scope="col" class="num">Local (spill) bytes / thread</th><th scope="col" class="num">Occupancy</th><th scope="col">Reading</th></tr></thead>
+<tbody>
+{}</tbody>
+</table>
+</div>
+)",
+      rows);
+}
+
+}  // namespace reports::detail
