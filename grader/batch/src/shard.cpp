@@ -109,8 +109,8 @@ int plan_shards(const BatchOptions& options, int shards) {
     const fs::path unpack = options.out / "shards" / ".plan-unpacked";
     // Slugs are unique within the whole class, so each shard collects the whole folder too and
     // keeps its own: the plan only names them.
-    const auto submissions = intake::collect(
-        options.submissions, {kit.lab, kit.folder, kit.optional_sources}, unpack);
+    const auto submissions =
+        intake::collect(options.submissions, {kit.lab, kit.folder, kit.optional_sources}, unpack);
     fs::remove_all(unpack);
     if (submissions.empty()) {
       throw std::runtime_error("no submissions in " + options.submissions.string());
@@ -141,8 +141,7 @@ int plan_shards(const BatchOptions& options, int shards) {
     write_manifest(options.out, manifest);
     std::fprintf(stderr, "%s: %zu submissions in %d shard(s) of %d to %d: %s\n", kit.lab.c_str(),
                  submissions.size(), count, *std::min_element(sizes.begin(), sizes.end()),
-                 *std::max_element(sizes.begin(), sizes.end()),
-                 manifest_file(options.out).c_str());
+                 *std::max_element(sizes.begin(), sizes.end()), manifest_file(options.out).c_str());
     std::printf("%d\n", count);
     return kExitOk;
   } catch (const std::exception& error) {
@@ -159,8 +158,7 @@ int run_shard(const fs::path& out, int index, const BatchOptions& node) {
     const int count = manifest.at("shards").get<int>();
     if (index < 0 || index >= count) {
       throw std::runtime_error("shard " + std::to_string(index) + " does not exist (the plan has " +
-                               std::to_string(count) + ": 0 to " + std::to_string(count - 1) +
-                               ")");
+                               std::to_string(count) + ": 0 to " + std::to_string(count - 1) + ")");
     }
     options.lab = manifest.at("lab").get<std::string>();
     options.submissions = manifest.at("submissions_dir").get<std::string>();
