@@ -29,10 +29,15 @@ add_test(NAME ci.gpu_resources.wrapper
 add_test(NAME ci.gpu_resources.ctest_j
          COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/tests/gpu_resources_test.sh" "${PROJECT_SOURCE_DIR}"
                  "${CMAKE_BINARY_DIR}/ci-tests/gpu-resources")
-add_test(NAME ci.slurm.scripts
-         COMMAND sh -n "${PROJECT_SOURCE_DIR}/scripts/slurm/submit.sh"
-                       "${PROJECT_SOURCE_DIR}/scripts/slurm/grade-class.sbatch"
-                       "${PROJECT_SOURCE_DIR}/scripts/ci/slurm-test.sh")
+foreach(script slurm/submit.sh slurm/grade-class.sbatch ci/slurm-test.sh ci/two-gpu-check.sh
+               ctest-gpu-resources.sh)
+  get_filename_component(name "${script}" NAME)
+  add_test(NAME ci.syntax.${name} COMMAND sh -n "${PROJECT_SOURCE_DIR}/scripts/${script}")
+endforeach()
+if(LABS_PYTHON3)
+  add_test(NAME ci.compare_gradebooks
+           COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/ci/test-compare-gradebooks.py")
+endif()
 
 get_property(ci_tests DIRECTORY PROPERTY TESTS)
 list(FILTER ci_tests INCLUDE REGEX "^ci\\.")

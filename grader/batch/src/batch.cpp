@@ -475,7 +475,9 @@ int run_batch(const BatchOptions& options) {
     }
   }
   write_class(batch, students);
-  std::fprintf(stderr, "gradebook: %s\n", (options.out / "gradebook.html").c_str());
+  if (options.outcomes_dir.empty()) {
+    std::fprintf(stderr, "gradebook: %s\n", (options.out / "gradebook.html").c_str());
+  }
   if (g_interrupted) {
     std::fprintf(stderr,
                  "interrupted: finished submissions are kept; run the same command again to "
