@@ -27,7 +27,8 @@ endif()
 add_test(NAME ci.gpu_resources.wrapper
          COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/tests/ctest_gpu_test.sh" "${PROJECT_SOURCE_DIR}/cmake")
 add_test(NAME ci.gpu_resources.ctest_j
-         COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/tests/gpu_resources_test.sh" "${PROJECT_SOURCE_DIR}"
+         COMMAND "${CMAKE_COMMAND}" -E env "CMAKE=${CMAKE_COMMAND}" "CTEST=${CMAKE_CTEST_COMMAND}"
+                 sh "${PROJECT_SOURCE_DIR}/cmake/tests/gpu_resources_test.sh" "${PROJECT_SOURCE_DIR}"
                  "${CMAKE_BINARY_DIR}/ci-tests/gpu-resources")
 foreach(script slurm/submit.sh slurm/grade-class.sbatch ci/slurm-test.sh ci/two-gpu-check.sh
                ctest-gpu-resources.sh)

@@ -8,6 +8,8 @@ set -eu
 root=${1:?usage: gpu_resources_test.sh SOURCE_ROOT WORK_DIR}
 work=${2:?usage: gpu_resources_test.sh SOURCE_ROOT WORK_DIR}
 project=$root/cmake/tests/gpu-resources-project
+cmake=${CMAKE:-cmake}  # the running build's cmake and ctest when ctest runs this
+ctest=${CTEST:-ctest}
 rm -rf "$work"
 mkdir -p "$work/bin"
 unset CUDA_VISIBLE_DEVICES CTEST_RESOURCE_GROUP_COUNT CTEST_RESOURCE_GROUP_0_GPUS
@@ -21,11 +23,11 @@ chmod +x "$work/bin/nvidia-smi"
 PATH="$work/bin:$PATH"
 export PATH
 
-FAKE_GPUS=2 cmake -S "$project" -B "$work/two" -DLABS_ROOT="$root" > "$work/two.log" 2>&1 ||
+FAKE_GPUS=2 "$cmake" -S "$project" -B "$work/two" -DLABS_ROOT="$root" > "$work/two.log" 2>&1 ||
   { cat "$work/two.log"; exit 1; }
 grep -q '"id": "1"' "$work/two/gpu-resources.json" ||
   { echo "FAIL: no spec with two GPUs"; cat "$work/two/gpu-resources.json"; exit 1; }
-(cd "$work/two" && ctest -j 4 --output-on-failure) > "$work/two.ctest.log" 2>&1 ||
+(cd "$work/two" && "$ctest" -j 4 --output-on-failure) > "$work/two.ctest.log" 2>&1 ||
   { cat "$work/two.ctest.log"; exit 1; }
 # Each line of the log: device start end (nanoseconds).
 sort -k2,2n "$work/two/gpu-log.txt" | awk '
@@ -39,7 +41,7 @@ sort -k2,2n "$work/two/gpu-log.txt" | awk '
         if (!bad) print "ok: six GPU tests spread over 2 GPUs, one test per GPU at a time, both GPUs at once"
         exit bad }'
 
-FAKE_GPUS=0 cmake -S "$project" -B "$work/none" -DLABS_ROOT="$root" > "$work/none.log" 2>&1 ||
+FAKE_GPUS=0 "$cmake" -S "$project" -B "$work/none" -DLABS_ROOT="$root" > "$work/none.log" 2>&1 ||
   { cat "$work/none.log"; exit 1; }
 if [ -e "$work/none/gpu-resources.json" ] || grep -q CTEST_RESOURCE_SPEC_FILE "$work/none/CTestTestfile.cmake" ||
    ! grep -q 'RESOURCE_LOCK "gpu"' "$work/none/CTestTestfile.cmake"; then
