@@ -16,7 +16,7 @@ if(LABS_PYTHON3)
                    "${templates}/tests/hosted-github.yml"
                    --expect-problem "no job runs-on [self-hosted"
                    --expect-problem "no actions/checkout"
-                   --expect-problem "--output-junit"
+                   "--expect-problem=ctest with --output-junit"
                    --expect-problem "use actions/upload-artifact@v4"
                    --expect-problem "if: always()"
                    --expect-problem "upload step does not keep the HTML reports"
