@@ -146,4 +146,7 @@ echo "slurm-test: Slurm job array of $shards shard(s) and merge: $((t2 - t1)) s"
 
 # 6. The same gradebook?
 python3 "$root/scripts/ci/compare-gradebooks.py" "$work/direct" "$work/slurm-out"
+if cmp -s "$work/direct/gradebook.csv" "$work/slurm-out/gradebook.csv"; then
+  echo "slurm-test: gradebook.csv is the same byte for byte"
+fi
 echo "slurm-test: passed in $(($(date +%s) - start_all)) s (direct $((t1 - t0)) s, Slurm $((t2 - t1)) s)"
