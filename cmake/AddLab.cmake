@@ -10,6 +10,7 @@
 #     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report.
 set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/GradingKit.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/GpuResources.cmake")
 set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
 find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
@@ -118,9 +119,9 @@ function(add_lab folder)
       LABELS "${lab};${kind}"
       FIXTURES_REQUIRED ${lab}
       SKIP_RETURN_CODE 77
-      TIMEOUT ${ctest_timeout}
-      # Timings need the GPU alone: never run two checks at once, even under ctest -j.
-      RESOURCE_LOCK gpu)
+      TIMEOUT ${ctest_timeout})
+    # Timings need the GPU alone: never two checks on one GPU, even under ctest -j.
+    labs_gpu_test(${lab}.${id})
   endforeach()
 
   add_test(NAME ${lab}.report
@@ -162,7 +163,8 @@ function(_labs_add_sanitizer_tests lab ids kinds results)
              COMMAND sh "${LABS_CMAKE_DIR}/run_sanitizer.sh" "$<TARGET_FILE:${lab}>" "${lab}"
                      "${LABS_COMPUTE_SANITIZER}" ${tool} "${results}-${tool}" "${filter}")
     set_tests_properties(${lab}.sanitizer.${tool} PROPERTIES
-      LABELS "${lab};sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900 RESOURCE_LOCK gpu)
+      LABELS "${lab};sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900)
+    labs_gpu_test(${lab}.sanitizer.${tool})
   endforeach()
 endfunction()
 
@@ -246,7 +248,8 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
                            "${CMAKE_BINARY_DIR}/results/must_fail/${target}-${tool}"
                            "${correctness_filter}" expect-errors)
           set_tests_properties(${lab}.must_fail.${name}.${tool} PROPERTIES
-            LABELS "known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900 RESOURCE_LOCK gpu)
+            LABELS "known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900)
+          labs_gpu_test(${lab}.must_fail.${name}.${tool})
         endif()
       endforeach()
       if(NOT must_fail)
@@ -257,7 +260,8 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
              COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "$<TARGET_FILE:${target}>"
                      "${CMAKE_BINARY_DIR}/results/must_fail/${target}" ${must_fail})
     set_tests_properties(${lab}.must_fail.${name} PROPERTIES
-      LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
+      LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
+    labs_gpu_test(${lab}.must_fail.${name})
     if(expected_diagnosis)
       set_tests_properties(${lab}.must_fail.${name} PROPERTIES
         ENVIRONMENT "EXPECT_DIAGNOSIS=${expected_diagnosis}")

@@ -11,6 +11,7 @@ if [ ! -x "$exe" ]; then
   echo "not built: $exe"
   exit 77
 fi
+. "$(dirname "$0")/ctest_gpu.sh"
 rm -rf "$results"
 filter=$(echo "$@" | tr ' ' ':')
 "$exe" --results-dir "$results" --gtest_filter="$filter"

@@ -12,6 +12,7 @@ if [ ! -x "$exe" ] || [ ! -x "$labgrade" ]; then
 fi
 case $mode in
   check)
+    . "$(dirname "$0")/ctest_gpu.sh"
     exec "$labgrade" run --spec "$1" --results "$2" --check "$3" --timeout "$4" -- \
       "$exe" --spec "$1" --results-dir "$2" --gtest_filter="$3"
     ;;

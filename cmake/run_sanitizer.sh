@@ -14,6 +14,7 @@ if ! nvidia-smi -L > /dev/null 2>&1; then
   echo "skipped: no GPU for compute-sanitizer"
   exit 77
 fi
+. "$(dirname "$0")/ctest_gpu.sh"
 rm -rf "$results"
 # Tells the harness: no guard zones (the sanitizer must see writes out of bounds itself) and
 # leave out products too large to run under the sanitizer in reasonable time.

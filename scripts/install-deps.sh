@@ -6,7 +6,8 @@ set -eu
 # libarchive-dev lets labgrade batch read .zip/.tar.gz submissions (without it they are refused).
 packages="cmake make g++ libgtest-dev libfmt-dev nlohmann-json3-dev libcli11-dev libarchive-dev bubblewrap"
 if [ "${1:-}" = "--with-chromium" ]; then
-  packages="$packages chromium"
+  # The project's own tests: chromium renders a report; yamllint and PyYAML check the CI templates.
+  packages="$packages chromium yamllint python3-yaml"
 fi
 missing=""
 for package in $packages; do

@@ -6,6 +6,7 @@
 #include "batch/batch.hpp"
 #include "report_command.hpp"
 #include "run_command.hpp"
+#include "shard_command.hpp"
 #include "timings_command.hpp"
 
 int main(int argc, char** argv) {
@@ -88,11 +89,17 @@ int main(int argc, char** argv) {
   bool no_reference = false;
   batch_cmd->add_flag("--no-reference", no_reference,
                       "Do not run the reference solution first (outputs are then not verified)");
+  std::uint64_t seed = 0;
+  auto* seed_option = batch_cmd->add_option(
+      "--seed", seed,
+      "The seed of the inputs (default: a fresh secret one; give one only to compare runs)");
+  grader::ShardCommand shard(app);
 
   CLI11_PARSE(app, argc, argv);
   if (*report_cmd) return grader::report_command(report);
   if (*run_cmd) return grader::run_check_command(run);
   if (*timings_cmd) return grader::timings_command(timing_dirs);
+  if (shard.chosen()) return shard.run();
   if (*batch_cmd) {
     std::error_code ignored;
     batch_options.labgrade_executable = std::filesystem::read_symlink("/proc/self/exe", ignored);
@@ -103,6 +110,7 @@ int main(int argc, char** argv) {
     batch_options.memory_bytes = static_cast<std::uint64_t>(memory_gib * (1ull << 30));
     batch_options.verify_with_reference = !no_reference;
     if (batch_options.gpus.empty()) batch_options.gpus = {0};
+    if (seed_option->count() > 0) batch_options.seed = seed;
     return batch::run_batch(batch_options);
   }
   return 2;

@@ -17,10 +17,13 @@
 
 #include "batch/build_step.hpp"
 #include "batch/cache.hpp"
+#include "batch/class_files.hpp"
 #include "batch/gpu_gate.hpp"
 #include "batch/kit.hpp"
+#include "batch/outcome_file.hpp"
 #include "batch/progress.hpp"
 #include "batch/run_step.hpp"
+#include "batch/submission_digest.hpp"
 #include "batch/verify.hpp"
 #include "exports/exports.hpp"
 #include "harness/grade.hpp"
@@ -312,15 +315,28 @@ exports::StudentOutcome write_student(const Batch& batch, const intake::Submissi
              exports::gradescope_results(batch.kit.spec, student)
                  .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   student.report_path = "students/" + submission.slug + "/report.html";
+  if (!batch.options.outcomes_dir.empty()) {
+    write_outcome_file(batch.options.outcomes_dir, submission.slug, student);
+  }
   return student;
 }
 
 void write_class(const Batch& batch, const std::vector<exports::StudentOutcome>& students) {
-  const auto& out = batch.options.out;
-  write_text(out / "gradebook.html",
-             exports::gradebook_html(batch.kit.spec, students, harness::utc_timestamp()));
-  write_text(out / "gradebook.csv", exports::gradebook_csv(batch.kit.spec, students));
-  write_text(out / "junit.xml", exports::junit_xml(batch.kit.spec, students));
+  // A shard's students are part of a class: `labgrade shard merge` writes its files.
+  if (!batch.options.outcomes_dir.empty()) return;
+  write_class_files(batch.options.out, batch.kit.spec, students);
+}
+
+// A shard grades only its part of the class (batch/shard.hpp).
+void select_submissions(const BatchOptions& options, std::vector<intake::Submission>& all) {
+  std::vector<intake::Submission> kept;
+  for (auto& submission : all) {
+    const Selection selection = options.select(submission.slug, submission_digest(submission));
+    if (!selection.grade) continue;
+    if (!selection.note.empty()) submission.notes.push_back(selection.note);
+    kept.push_back(std::move(submission));
+  }
+  all = std::move(kept);
 }
 
 bool inside(const fs::path& path, const fs::path& folder) {
@@ -364,13 +380,13 @@ int run_batch(const BatchOptions& options) {
                options.unsandboxed ? "OFF (--unsandboxed)" : "bubblewrap",
                capabilities.memory_cap.c_str(), capabilities.process_cap.c_str());
 
-  batch.state = options.out / ".labgrade";
+  batch.state = options.state_dir.empty() ? options.out / ".labgrade" : options.state_dir;
   fs::create_directories(batch.state);
   batch.base_policy.isolate = !options.unsandboxed;
   batch.base_policy.memory_bytes = options.memory_bytes;
   batch.base_policy.max_processes = options.max_processes;
   batch.base_policy.own_uid = !options.root_in_sandbox;
-  batch.seed = secret_seed();
+  batch.seed = options.seed ? *options.seed : secret_seed();
   batch.cache = std::make_unique<ResultCache>(
       batch.state / "cache", grader_fingerprint(batch.kit, options.labgrade_executable));
   const int jobs = options.jobs > 0
@@ -388,6 +404,7 @@ int run_batch(const BatchOptions& options) {
     std::fprintf(stderr, "labgrade batch: %s\n", error.what());
     return kExitCannotStart;
   }
+  if (options.select) select_submissions(options, submissions);
   if (submissions.empty()) {
     std::fprintf(stderr,
                  "labgrade batch: no submissions in %s (expected one folder, archive or "
@@ -459,7 +476,9 @@ int run_batch(const BatchOptions& options) {
     }
   }
   write_class(batch, students);
-  std::fprintf(stderr, "gradebook: %s\n", (options.out / "gradebook.html").c_str());
+  if (options.outcomes_dir.empty()) {
+    std::fprintf(stderr, "gradebook: %s\n", (options.out / "gradebook.html").c_str());
+  }
   if (g_interrupted) {
     std::fprintf(stderr,
                  "interrupted: finished submissions are kept; run the same command again to "

@@ -6,6 +6,7 @@ namespace batch {
 
 void GpuGate::lock_shared() {
   std::unique_lock lock(mutex_);
+  if (reserved_ > 0) --reserved_;
   ++queued_;
   changed_.wait(lock,
                 [&] { return !exclusive_ && exclusive_waiting_ == 0 && shared_ < max_shared_; });
@@ -23,6 +24,7 @@ void GpuGate::unlock_shared() {
 
 void GpuGate::lock() {
   std::unique_lock lock(mutex_);
+  if (reserved_ > 0) --reserved_;
   ++queued_;
   ++exclusive_waiting_;
   changed_.wait(lock, [&] { return !exclusive_ && shared_ == 0; });
@@ -41,7 +43,12 @@ void GpuGate::unlock() {
 
 int GpuGate::waiting() const {
   std::lock_guard lock(mutex_);
-  return queued_;
+  return queued_ + reserved_;
+}
+
+void GpuGate::reserve() {
+  std::lock_guard lock(mutex_);
+  ++reserved_;
 }
 
 GpuPool::GpuPool(std::vector<int> devices, int max_shared_per_gpu) : devices_(std::move(devices)) {
@@ -57,6 +64,7 @@ std::pair<int, GpuGate*> GpuPool::least_busy() {
   for (std::size_t i = 1; i < gates_.size(); ++i) {
     if (gates_[i]->waiting() < gates_[best]->waiting()) best = i;
   }
+  gates_[best]->reserve();
   return {devices_[best], gates_[best].get()};
 }
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "batch/visible_devices.hpp"
 #include "harness/grader_channel.hpp"
 
 namespace batch {
@@ -106,7 +107,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
     sandbox::Policy policy = request.policy;
     policy.time_limit_s = budget;
     policy.env.emplace_back(harness::kGraderChannelVariable, "3,4");
-    policy.env.emplace_back("CUDA_VISIBLE_DEVICES", std::to_string(request.gpu));
+    policy.env.emplace_back("CUDA_VISIBLE_DEVICES", visible_device(request.gpu));
 
     sandbox::Channel channel;
     channel.input = harness::encode_grader_message({nonce, request.seed});

@@ -6,10 +6,18 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace batch {
+
+// Whether a batch grades a submission, and a note for its gradebook line.
+struct Selection {
+  bool grade = true;
+  std::string note;
+};
 
 struct BatchOptions {
   std::string lab;                    // "lab6"
@@ -27,6 +35,13 @@ struct BatchOptions {
   bool unsandboxed = false;           // run without bubblewrap: only on explicit request
   bool root_in_sandbox = false;       // runs stay root (no capabilities) instead of own uids
   bool verify_with_reference = true;  // run the instructor's solution first (digests, kit check)
+  std::optional<std::uint64_t> seed;  // default: a fresh secret seed for each batch
+
+  // Grading in shards (batch/shard.hpp); a plain batch leaves these empty.
+  std::filesystem::path state_dir;     // default: out/.labgrade
+  std::filesystem::path outcomes_dir;  // set: each student's outcome file there, no class files
+  // Called with each submission's slug and digest (batch/submission_digest.hpp).
+  std::function<Selection(const std::string& slug, const std::string& digest)> select;
 };
 
 // Exit status: 0 every submission went through the grader (whatever its grade), 1 some could

@@ -22,6 +22,10 @@ class GpuGate {
   void unlock();
 
   int waiting() const;  // users waiting or running, for choosing the least busy GPU
+  // Counts a user that has chosen this GPU and is about to lock it, so that callers choosing at
+  // the same moment spread over the GPUs instead of all picking the one that looked idle; the
+  // next lock or lock_shared takes the reservation over.
+  void reserve();
 
  private:
   mutable std::mutex mutex_;
@@ -31,6 +35,7 @@ class GpuGate {
   bool exclusive_ = false;
   int exclusive_waiting_ = 0;
   int queued_ = 0;
+  int reserved_ = 0;
 };
 
 class SharedUse {
@@ -59,7 +64,8 @@ class ExclusiveUse {
 class GpuPool {
  public:
   GpuPool(std::vector<int> devices, int max_shared_per_gpu);
-  // The device number and gate of the least busy GPU.
+  // The device number and gate of the least busy GPU, reserved for the caller (GpuGate::reserve):
+  // lock it next.
   std::pair<int, GpuGate*> least_busy();
   std::size_t size() const { return devices_.size(); }
 

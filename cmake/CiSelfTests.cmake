@@ -1,0 +1,45 @@
+# Tests of the CI and cluster tooling (label "ci"), none of which needs a GPU: the GPU runner
+# templates (yamllint and a structural check, each also shown a broken fixture it must reject),
+# ctest's GPU resource handling (cmake/GpuResources.cmake, cmake/ctest_gpu.sh) and the shell
+# syntax of the Slurm scripts. The Slurm run itself is scripts/ci/slurm-test.sh (.ci/run).
+find_program(LABS_PYTHON3 NAMES python3)
+set(templates "${PROJECT_SOURCE_DIR}/ci-templates")
+
+add_test(NAME ci.templates.yamllint COMMAND sh "${templates}/lint-templates.sh")
+if(LABS_PYTHON3)
+  add_test(NAME ci.templates.structure
+           COMMAND "${LABS_PYTHON3}" "${templates}/check-templates.py"
+                   "${templates}/github/gpu-tests.yml" "${templates}/gitlab/.gitlab-ci.yml")
+  add_test(NAME ci.templates.structure_catches_broken
+           COMMAND "${LABS_PYTHON3}" "${templates}/check-templates.py"
+                   "${templates}/tests/broken-github.yml" "${templates}/tests/broken-gitlab.yml"
+                   "${templates}/tests/hosted-github.yml"
+                   --expect-problem "no job runs-on [self-hosted"
+                   --expect-problem "no actions/checkout"
+                   "--expect-problem=ctest with --output-junit"
+                   --expect-problem "use actions/upload-artifact@v4"
+                   --expect-problem "if: always()"
+                   --expect-problem "upload step does not keep the HTML reports"
+                   --expect-problem "no artifacts:reports:junit"
+                   --expect-problem "artifacts:when must be always")
+endif()
+
+add_test(NAME ci.gpu_resources.wrapper
+         COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/tests/ctest_gpu_test.sh" "${PROJECT_SOURCE_DIR}/cmake")
+add_test(NAME ci.gpu_resources.ctest_j
+         COMMAND "${CMAKE_COMMAND}" -E env "CMAKE=${CMAKE_COMMAND}" "CTEST=${CMAKE_CTEST_COMMAND}"
+                 sh "${PROJECT_SOURCE_DIR}/cmake/tests/gpu_resources_test.sh" "${PROJECT_SOURCE_DIR}"
+                 "${CMAKE_BINARY_DIR}/ci-tests/gpu-resources")
+foreach(script slurm/submit.sh slurm/grade-class.sbatch ci/slurm-test.sh ci/two-gpu-check.sh
+               ctest-gpu-resources.sh)
+  get_filename_component(name "${script}" NAME)
+  add_test(NAME ci.syntax.${name} COMMAND sh -n "${PROJECT_SOURCE_DIR}/scripts/${script}")
+endforeach()
+if(LABS_PYTHON3)
+  add_test(NAME ci.compare_gradebooks
+           COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/ci/test-compare-gradebooks.py")
+endif()
+
+get_property(ci_tests DIRECTORY PROPERTY TESTS)
+list(FILTER ci_tests INCLUDE REGEX "^ci\\.")
+set_tests_properties(${ci_tests} PROPERTIES LABELS "ci;self" SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -1,0 +1,74 @@
+#include "batch/outcome_file.hpp"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/grade.hpp"
+
+namespace batch {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+}  // namespace
+
+void write_outcome_file(const fs::path& dir, const std::string& slug,
+                        const exports::StudentOutcome& outcome) {
+  json entry{{"student", outcome.student},         {"slug", slug},
+             {"status", outcome.status},           {"message", outcome.message},
+             {"report_path", outcome.report_path}, {"graded", outcome.grade.has_value()},
+             {"records", json::array()},           {"problems", json::array()}};
+  if (outcome.grade) {
+    // The records the grade was made from (those of the spec's checks) and its problems (records
+    // that matched no check): grading them again gives the same grade.
+    for (const auto& check : outcome.grade->checks) {
+      if (!check.record) continue;
+      json one;
+      harness::to_json(one, *check.record);
+      entry["records"].push_back(std::move(one));
+    }
+    entry["problems"] = outcome.grade->problems;
+  }
+  fs::create_directories(dir);
+  const auto file = dir / (slug + ".json");
+  auto temporary = file;
+  temporary += ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << entry.dump(1, ' ', false, json::error_handler_t::replace);
+    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
+  }
+  fs::rename(temporary, file);
+}
+
+std::optional<exports::StudentOutcome> read_outcome_file(const fs::path& dir,
+                                                         const std::string& slug,
+                                                         const harness::LabSpec& spec) {
+  std::ifstream in(dir / (slug + ".json"), std::ios::binary);
+  if (!in) return std::nullopt;
+  try {
+    const json entry = json::parse(in);
+    exports::StudentOutcome outcome;
+    outcome.student = entry.at("student").get<std::string>();
+    outcome.status = entry.at("status").get<std::string>();
+    outcome.message = entry.at("message").get<std::string>();
+    outcome.report_path = entry.at("report_path").get<std::string>();
+    if (entry.at("graded").get<bool>()) {
+      std::vector<harness::CheckRecord> records;
+      for (const auto& one : entry.at("records")) {
+        harness::CheckRecord record;
+        harness::from_json(one, record);
+        records.push_back(std::move(record));
+      }
+      outcome.grade = harness::grade_lab(spec, std::move(records),
+                                         entry.at("problems").get<std::vector<std::string>>());
+    }
+    return outcome;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace batch

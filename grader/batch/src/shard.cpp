@@ -1,0 +1,263 @@
+#include "batch/shard.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "batch/class_files.hpp"
+#include "batch/kit.hpp"
+#include "batch/outcome_file.hpp"
+#include "batch/submission_digest.hpp"
+#include "harness/record.hpp"
+#include "intake/intake.hpp"
+
+namespace batch {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kFormat = "labgrade-shards/1";
+constexpr int kExitOk = 0;
+constexpr int kExitSomeNotGraded = 1;
+constexpr int kExitCannotStart = 2;
+constexpr int kExitShardsMissing = 3;
+
+fs::path manifest_file(const fs::path& out) { return out / "manifest.json"; }
+fs::path shard_dir(const fs::path& out, int index) {
+  return out / "shards" / std::to_string(index);
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device device;
+  return (static_cast<std::uint64_t>(device()) << 16 ^ device()) % 1000000000ULL;
+}
+
+// The options that decide grades: fixed by the plan, so every shard grades alike.
+json grading_options(const BatchOptions& options) {
+  return {{"max_check_seconds", options.max_check_seconds},
+          {"build_seconds", options.build_seconds},
+          {"memory_bytes", options.memory_bytes},
+          {"max_processes", options.max_processes},
+          {"shared_runs_per_gpu", options.shared_runs_per_gpu},
+          {"unsandboxed", options.unsandboxed},
+          {"root_in_sandbox", options.root_in_sandbox},
+          {"verify_with_reference", options.verify_with_reference}};
+}
+
+void apply_grading_options(const json& saved, BatchOptions& options) {
+  options.max_check_seconds = saved.at("max_check_seconds").get<double>();
+  options.build_seconds = saved.at("build_seconds").get<double>();
+  options.memory_bytes = saved.at("memory_bytes").get<std::uint64_t>();
+  options.max_processes = saved.at("max_processes").get<int>();
+  options.shared_runs_per_gpu = saved.at("shared_runs_per_gpu").get<int>();
+  options.unsandboxed = saved.at("unsandboxed").get<bool>();
+  options.root_in_sandbox = saved.at("root_in_sandbox").get<bool>();
+  options.verify_with_reference = saved.at("verify_with_reference").get<bool>();
+}
+
+json read_manifest(const fs::path& out) {
+  std::ifstream in(manifest_file(out), std::ios::binary);
+  if (!in) {
+    throw std::runtime_error(manifest_file(out).string() +
+                             " is missing: run `labgrade shard plan` first");
+  }
+  json manifest = json::parse(in);
+  if (manifest.value("format", "") != kFormat) {
+    throw std::runtime_error(manifest_file(out).string() + " is not a labgrade shard plan");
+  }
+  return manifest;
+}
+
+void write_manifest(const fs::path& out, const json& manifest) {
+  fs::create_directories(out);
+  const auto file = manifest_file(out);
+  auto temporary = file;
+  temporary += ".tmp";
+  {
+    std::ofstream stream(temporary, std::ios::binary | std::ios::trunc);
+    stream << manifest.dump(1, ' ', false, json::error_handler_t::replace) << '\n';
+    if (!stream.flush()) throw std::runtime_error("cannot write " + temporary.string());
+  }
+  fs::rename(temporary, file);
+}
+
+bool inside(const fs::path& path, const fs::path& folder) {
+  const auto relative = fs::weakly_canonical(path).lexically_relative(fs::weakly_canonical(folder));
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+}  // namespace
+
+int plan_shards(const BatchOptions& options, int shards) {
+  try {
+    if (shards < 1) throw std::runtime_error("--shards must be at least 1");
+    const Kit kit = load_kit(options.kit_dir);
+    if (!fs::is_directory(options.submissions)) {
+      throw std::runtime_error(options.submissions.string() + " is not a folder of submissions");
+    }
+    if (inside(options.out, options.submissions)) {
+      throw std::runtime_error("the output folder is inside the submissions folder");
+    }
+    // Earlier shard results belong to an earlier plan (another seed, other submissions).
+    fs::remove_all(options.out / "shards");
+    const fs::path unpack = options.out / "shards" / ".plan-unpacked";
+    // Slugs are unique within the whole class, so each shard collects the whole folder too and
+    // keeps its own: the plan only names them.
+    const auto submissions =
+        intake::collect(options.submissions, {kit.lab, kit.folder, kit.optional_sources}, unpack);
+    fs::remove_all(unpack);
+    if (submissions.empty()) {
+      throw std::runtime_error("no submissions in " + options.submissions.string());
+    }
+    const int count = std::min<int>(shards, static_cast<int>(submissions.size()));
+    // Dealt round the shards in name order, the ones to build first: a refused submission
+    // (no kernel, bad archive) costs nothing, so the builds and runs are what to spread evenly.
+    std::vector<int> shard_of(submissions.size(), 0);
+    std::vector<int> sizes(count, 0);
+    int dealt = 0;
+    for (const bool accepted : {true, false}) {
+      for (std::size_t i = 0; i < submissions.size(); ++i) {
+        if (submissions[i].accepted() != accepted) continue;
+        shard_of[i] = dealt++ % count;
+        ++sizes[shard_of[i]];
+      }
+    }
+    json list = json::array();  // in intake's order, which is the gradebook's
+    for (std::size_t i = 0; i < submissions.size(); ++i) {
+      const auto& submission = submissions[i];
+      list.push_back({{"student", submission.student},
+                      {"slug", submission.slug},
+                      {"digest", submission_digest(submission)},
+                      {"accepted", submission.accepted()},
+                      {"shard", shard_of[i]}});
+    }
+    const json manifest{{"format", kFormat},
+                        {"lab", kit.lab},
+                        {"kit", fs::absolute(options.kit_dir).string()},
+                        {"submissions_dir", fs::absolute(options.submissions).string()},
+                        {"grader", grader_fingerprint(kit, options.labgrade_executable)},
+                        {"seed", options.seed ? *options.seed : fresh_seed()},
+                        {"planned_at", harness::utc_timestamp()},
+                        {"options", grading_options(options)},
+                        {"shards", count},
+                        {"submissions", list}};
+    write_manifest(options.out, manifest);
+    std::fprintf(stderr, "%s: %zu submissions in %d shard(s) of %d to %d: %s\n", kit.lab.c_str(),
+                 submissions.size(), count, *std::min_element(sizes.begin(), sizes.end()),
+                 *std::max_element(sizes.begin(), sizes.end()), manifest_file(options.out).c_str());
+    std::printf("%d\n", count);
+    return kExitOk;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labgrade shard plan: %s\n", error.what());
+    return kExitCannotStart;
+  }
+}
+
+int run_shard(const fs::path& out, int index, const BatchOptions& node) {
+  BatchOptions options = node;
+  std::map<std::string, std::string> planned;  // slug -> digest, this shard's
+  try {
+    const json manifest = read_manifest(out);
+    const int count = manifest.at("shards").get<int>();
+    if (index < 0 || index >= count) {
+      throw std::runtime_error("shard " + std::to_string(index) + " does not exist (the plan has " +
+                               std::to_string(count) + ": 0 to " + std::to_string(count - 1) + ")");
+    }
+    options.lab = manifest.at("lab").get<std::string>();
+    options.submissions = manifest.at("submissions_dir").get<std::string>();
+    options.kit_dir = manifest.at("kit").get<std::string>();
+    options.out = out;
+    apply_grading_options(manifest.at("options"), options);
+    // Another labgrade or kit could grade differently from the shards already run.
+    const Kit kit = load_kit(options.kit_dir);
+    if (grader_fingerprint(kit, options.labgrade_executable) !=
+        manifest.at("grader").get<std::string>()) {
+      throw std::runtime_error(
+          "labgrade or the grading kit changed since the plan; plan again (labgrade shard plan)");
+    }
+    options.seed = manifest.at("seed").get<std::uint64_t>();
+    options.state_dir = shard_dir(out, index) / "state";
+    options.outcomes_dir = shard_dir(out, index) / "outcomes";
+    for (const auto& entry : manifest.at("submissions")) {
+      if (entry.at("shard").get<int>() == index) {
+        planned[entry.at("slug").get<std::string>()] = entry.at("digest").get<std::string>();
+      }
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labgrade shard run: %s\n", error.what());
+    return kExitCannotStart;
+  }
+
+  std::set<std::string> found;
+  options.select = [&](const std::string& slug, const std::string& digest) {
+    Selection selection;
+    const auto it = planned.find(slug);
+    selection.grade = it != planned.end();
+    if (selection.grade) found.insert(slug);
+    if (selection.grade && it->second != digest) {
+      selection.note = "the submission changed after `labgrade shard plan`: graded as it is now";
+    }
+    return selection;
+  };
+  std::fprintf(stderr, "shard %d: %zu submission(s)\n", index, planned.size());
+  const int status = run_batch(options);
+  for (const auto& [slug, digest] : planned) {
+    if (!found.count(slug)) {
+      std::fprintf(stderr, "shard %d: %s is in the plan but no longer among the submissions\n",
+                   index, slug.c_str());
+    }
+  }
+  return status;
+}
+
+int merge_shards(const fs::path& out) {
+  json manifest;
+  Kit kit;
+  try {
+    manifest = read_manifest(out);
+    kit = load_kit(manifest.at("kit").get<std::string>());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labgrade shard merge: %s\n", error.what());
+    return kExitCannotStart;
+  }
+  std::vector<exports::StudentOutcome> students;
+  std::map<int, int> missing;  // shard -> submissions without an outcome
+  int not_graded = 0;
+  for (const auto& entry : manifest.at("submissions")) {
+    const int shard = entry.at("shard").get<int>();
+    auto outcome = read_outcome_file(shard_dir(out, shard) / "outcomes",
+                                     entry.at("slug").get<std::string>(), kit.spec);
+    if (!outcome) {
+      ++missing[shard];
+      outcome.emplace();
+      outcome->student = entry.at("student").get<std::string>();
+      outcome->status = "not graded";
+      outcome->message = "shard " + std::to_string(shard) +
+                         " has not finished: run `labgrade shard run OUT --index " +
+                         std::to_string(shard) + "`, then merge again";
+    }
+    if (outcome->status != exports::kGradedStatus) ++not_graded;
+    students.push_back(std::move(*outcome));
+  }
+  try {
+    write_class_files(out, kit.spec, students);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labgrade shard merge: %s\n", error.what());
+    return kExitCannotStart;
+  }
+  std::fprintf(stderr, "merged %zu submissions of %d shard(s): %s\n", students.size(),
+               manifest.at("shards").get<int>(), (out / "gradebook.html").c_str());
+  for (const auto& [shard, count] : missing) {
+    std::fprintf(stderr, "shard %d has not finished: %d submission(s) not graded\n", shard, count);
+  }
+  if (!missing.empty()) return kExitShardsMissing;
+  return not_graded > 0 ? kExitSomeNotGraded : kExitOk;
+}
+
+}  // namespace batch

@@ -1,0 +1,152 @@
+#!/bin/sh
+# Grading through Slurm, tested for real on a one-node cluster on this machine (CI, as root: it
+# installs slurm-wlm and munge with apt-get and starts munged, slurmctld and slurmd on localhost,
+# without cgroups, so it runs in a container). Grades a class twice with the same seed, directly
+# (`labgrade batch`) and as a Slurm job array (scripts/slurm/submit.sh, no --gres: the CI machine
+# has no GPU), and compares the two gradebooks student by student (statuses, points per check,
+# verdicts; scripts/ci/compare-gradebooks.py).
+#   scripts/ci/slurm-test.sh [BUILD]      (default build-ci; labgrade and lab6_kit are built there)
+# By default a subset of the sample class (alice, dan, frank, grace, judy.zip: graded right, graded
+# wrong, compile error, no kernel file, bad archive) in 2 shards, to keep CI short; set
+# LABS_SLURM_TEST_CLASS=full for all of examples/lab6-class/submissions, LABS_SLURM_TEST_SHARDS for
+# another number of shards. Without a GPU every kernel check is skipped, so the verdicts compared
+# are "skipped" and the points 0: the comparison is about the sharding (every submission graded
+# once, by the same code, merged into the same gradebook); with the CPU emulation backend or a GPU
+# it compares real verdicts. The reference solution run is left out (--no-reference: without a GPU
+# it verifies nothing and costs a build per shard); LABS_SLURM_TEST_REFERENCE=1 keeps it.
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build-ci}" && pwd)
+export PATH="$PATH:/usr/local/cuda/bin"
+work=${LABS_SLURM_TEST_DIR:-/tmp/labs-slurm-test}
+shards=${LABS_SLURM_TEST_SHARDS:-2}
+seed=${LABS_SLURM_TEST_SEED:-20261123}
+if [ "$(id -u)" -ne 0 ]; then
+  echo "slurm-test: needs root (installs slurm-wlm and munge, starts their daemons)" >&2
+  exit 2
+fi
+start_all=$(date +%s)
+
+# 1. Slurm and munge from the distribution.
+missing=""
+for package in slurm-wlm munge; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+  echo "slurm-test: installing$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing > /dev/null
+fi
+
+# 2. labgrade and the lab 6 grading kit.
+cmake --build "$build" --target labgrade lab6_kit -j "$(nproc)" > "$work.build.log" 2>&1 ||
+  { tail -30 "$work.build.log"; exit 1; }
+labgrade=$build/grader/labgrade
+
+# 3. A one-node cluster: localhost, no GPU, no cgroups, state in $work/slurm.
+rm -rf "$work"
+mkdir -p "$work/slurm/state" "$work/slurm/spool"
+conf=$work/slurm/slurm.conf
+cat > "$conf" <<CONF
+ClusterName=labs-ci
+SlurmctldHost=localhost
+SlurmctldPort=16817
+SlurmdPort=16818
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+StateSaveLocation=$work/slurm/state
+SlurmdSpoolDir=$work/slurm/spool
+SlurmctldPidFile=$work/slurm/slurmctld.pid
+SlurmdPidFile=$work/slurm/slurmd.pid
+SlurmctldLogFile=$work/slurm/slurmctld.log
+SlurmdLogFile=$work/slurm/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+MpiDefault=none
+NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF="$conf"
+
+started_munged=""
+stop_daemons() {
+  for pidfile in "$work/slurm/slurmd.pid" "$work/slurm/slurmctld.pid"; do
+    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2> /dev/null || true
+  done
+  [ -n "$started_munged" ] && kill "$started_munged" 2> /dev/null || true
+}
+trap stop_daemons EXIT
+
+if ! munge -n > /dev/null 2>&1; then
+  mkdir -p /run/munge /var/log/munge /var/lib/munge
+  chown munge:munge /run/munge /var/log/munge /var/lib/munge
+  [ -s /etc/munge/munge.key ] || runuser -u munge -- mungekey --create
+  runuser -u munge -- /usr/sbin/munged
+  started_munged=$(cat /run/munge/munged.pid 2> /dev/null || true)
+fi
+munge -n | unmunge > /dev/null
+slurmctld -f "$conf"
+slurmd -f "$conf" -N localhost
+i=0
+until [ "$(sinfo -h -n localhost -o %t 2> /dev/null)" = idle ]; do
+  i=$((i + 1))
+  if [ "$i" -gt 60 ]; then
+    echo "slurm-test: the node did not become idle:" >&2
+    sinfo -N -l >&2 || true
+    tail -20 "$work/slurm/slurmctld.log" "$work/slurm/slurmd.log" >&2
+    exit 1
+  fi
+  sleep 1
+done
+echo "slurm-test: one-node cluster up: $(sinfo -h -o '%P %D %t %c')"
+
+# 4. The class.
+class=$work/class
+mkdir -p "$class"
+if [ "${LABS_SLURM_TEST_CLASS:-subset}" = full ]; then
+  cp -a "$root/examples/lab6-class/submissions/." "$class/"
+else
+  for entry in alice dan frank grace judy.zip; do
+    cp -a "$root/examples/lab6-class/submissions/$entry" "$class/"
+  done
+fi
+count=$(ls "$class" | wc -l)
+options="--seed $seed"
+[ "${LABS_SLURM_TEST_REFERENCE:-0}" = 1 ] || options="$options --no-reference"
+
+# 5. Directly, then through Slurm.
+t0=$(date +%s)
+# shellcheck disable=SC2086
+"$labgrade" batch lab6 "$class" "$work/direct" $options > "$work/direct.log" 2>&1 || status=$?
+t1=$(date +%s)
+case ${status:-0} in 0 | 1) ;; *) cat "$work/direct.log"; exit 1 ;; esac
+echo "slurm-test: direct batch of $count submissions: $((t1 - t0)) s"
+status=0
+# shellcheck disable=SC2086
+LABGRADE=$labgrade LABS_SLURM_GRES="" LABS_SLURM_CPUS=1 \
+  "$root/scripts/slurm/submit.sh" lab6 "$class" "$work/slurm-out" --shards "$shards" --wait \
+  $options > "$work/submit.log" 2>&1 || status=$?
+t2=$(date +%s)
+cat "$work/submit.log"
+case $status in 0 | 1) ;; *)
+  echo "slurm-test: the merge job failed (status $status)"
+  for log in "$work"/slurm-out/slurm/shard-*.log; do echo "== $log"; tail -20 "$log"; done
+  exit 1 ;;
+esac
+echo "slurm-test: Slurm job array of $shards shard(s) and merge: $((t2 - t1)) s"
+
+# 6. The same gradebook?
+python3 "$root/scripts/ci/compare-gradebooks.py" "$work/direct" "$work/slurm-out"
+if cmp -s "$work/direct/gradebook.csv" "$work/slurm-out/gradebook.csv"; then
+  echo "slurm-test: gradebook.csv is the same byte for byte"
+fi
+echo "slurm-test: passed in $(($(date +%s) - start_all)) s (direct $((t1 - t0)) s, Slurm $((t2 - t1)) s)"
