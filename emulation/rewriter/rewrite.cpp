@@ -111,9 +111,12 @@ class Rewriter {
         edits_.push_back({token.offset, token.offset + token.text.size(),
                           match[1].str() + quote_path(absolute) + match[3].str()});
       }
-    } else if (std::regex_search(text, define_re) && text.find("<<<") != std::string::npos) {
-      edits_.push_back({token.offset, token.offset + token.text.size(),
-                        rewrite_launches_only(text, options_, errors_, launches_)});
+    } else if (std::smatch define; std::regex_search(text, define, define_re) &&
+                                      text.find("<<<") != std::string::npos) {
+      // The macro's body, after "#define", is C++ again.
+      const std::size_t body = static_cast<std::size_t>(define.position(0) + define.length(0));
+      edits_.push_back({token.offset + body, token.offset + token.text.size(),
+                        rewrite_launches_only(text.substr(body), options_, errors_, launches_)});
     }
   }
 

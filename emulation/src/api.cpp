@@ -103,6 +103,7 @@ Settings settings_from_environment(std::uint64_t fallback_seed) {
 void configure(const Settings& settings) {
   std::lock_guard lock(detail::settings_mutex);
   detail::current_settings = settings;
+  detail::reset_launch_count();
   if (detail::current_settings.threads <= 0) {
     detail::current_settings.threads = detail::default_threads();
   }

@@ -115,6 +115,9 @@ std::atomic<std::uint64_t> launch_count{0};
 
 }  // namespace
 
+// Same settings, same sequence of schedules: configure() starts the count again.
+void reset_launch_count() { launch_count = 0; }
+
 void launch(const LaunchRequest& request) {
   auto& errors = Errors::get();
   // After a fault the context is gone, as on a GPU: nothing runs any more.

@@ -70,6 +70,9 @@ constexpr std::size_t kMaxDynamicShared = 227 * 1024;
 std::size_t dynamic_shared_limit();
 void set_dynamic_shared_limit(std::size_t bytes);
 
+// Launches are numbered (each gets its own schedule); configure() starts again from 0.
+void reset_launch_count();
+
 // Whether a pointer lies inside memory the runtime allocated.
 bool is_runtime_memory(const void* pointer);
 // The allocation's first byte and size when `pointer` is inside one, for messages.
