@@ -93,6 +93,7 @@ Settings settings_from_environment(std::uint64_t fallback_seed) {
   }
   if (const char* text = std::getenv("LABS_EMU_SEED"); text && *text) {
     settings.seed = detail::parse_number(text, "LABS_EMU_SEED");
+    settings.seed_given = true;
   }
   if (const char* text = std::getenv("LABS_EMU_THREADS"); text && *text) {
     settings.threads = static_cast<int>(detail::parse_number(text, "LABS_EMU_THREADS"));
@@ -131,8 +132,12 @@ const char* schedule_name(Schedule schedule) {
 
 std::string describe() {
   const auto& s = settings();
-  return "CPU emulation (" + std::to_string(s.threads) + " thread" + (s.threads == 1 ? "" : "s") +
-         ", schedule " + schedule_name(s.schedule) + ", seed " + std::to_string(s.seed) + ")";
+  std::string text = "CPU emulation (" + std::to_string(s.threads) + " thread" +
+                     (s.threads == 1 ? "" : "s") + ", " + schedule_name(s.schedule) + " schedule";
+  if (s.schedule == Schedule::random) {
+    text += s.seed_given ? ", LABS_EMU_SEED=" + std::to_string(s.seed) : " seeded by the lab's seed";
+  }
+  return text + ")";
 }
 
 void start_recording() { detail::Recorder::get().start(); }

@@ -19,6 +19,7 @@ struct Settings {
   Schedule schedule = Schedule::random;
   std::uint64_t seed = 0;  // random schedules derive from it, per launch, block and barrier
   int threads = 0;         // OS threads that run blocks in parallel; 0: one per CPU core
+  bool seed_given = false;  // LABS_EMU_SEED set, rather than the lab's seed
 };
 
 // LABS_EMU_SCHEDULE (forward, reverse, random), LABS_EMU_SEED and LABS_EMU_THREADS over
@@ -28,7 +29,8 @@ Settings settings_from_environment(std::uint64_t fallback_seed);
 void configure(const Settings& settings);
 const Settings& settings();
 const char* schedule_name(Schedule schedule);
-// "CPU emulation (2 threads, schedule random, seed 42)"
+// "CPU emulation (2 threads, random schedule seeded by the lab's seed)": the settings, without
+// the seed when it is the run's own (the records hold that).
 std::string describe();
 
 // Launch records for the harness's structural checks: what the emulator ran between start and
