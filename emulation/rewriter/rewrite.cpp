@@ -112,7 +112,7 @@ class Rewriter {
                           match[1].str() + quote_path(absolute) + match[3].str()});
       }
     } else if (std::smatch define; std::regex_search(text, define, define_re) &&
-                                      text.find("<<<") != std::string::npos) {
+                                   text.find("<<<") != std::string::npos) {
       // The macro's body, after "#define", is C++ again.
       const std::size_t body = static_cast<std::size_t>(define.position(0) + define.length(0));
       edits_.push_back({token.offset + body, token.offset + token.text.size(),
@@ -146,9 +146,8 @@ class Rewriter {
   }
 
   static bool in_function(const std::vector<Scope>& scopes) {
-    return std::any_of(scopes.begin(), scopes.end(), [](Scope s) {
-      return s == Scope::function_body || s == Scope::block;
-    });
+    return std::any_of(scopes.begin(), scopes.end(),
+                       [](Scope s) { return s == Scope::function_body || s == Scope::block; });
   }
 
   Scope classify(const std::vector<Scope>& scopes, std::size_t begin, std::size_t brace) const {
@@ -221,7 +220,9 @@ class Rewriter {
     const int line = sig(open).line;
     const auto start = callee_start(open);
     if (!start) {
-      error(line, "'<<<' must follow the name of a __global__ function, as in kernel<<<grid, block>>>(...)");
+      error(line,
+            "'<<<' must follow the name of a __global__ function, as in kernel<<<grid, "
+            "block>>>(...)");
       return;
     }
     int depth = 0;
@@ -241,7 +242,9 @@ class Rewriter {
       return;
     }
     if (*close + 1 >= sig_.size() || sig(*close + 1).text != "(") {
-      error(line, "a kernel launch needs its argument list after '>>>', as in kernel<<<grid, block>>>(args)");
+      error(line,
+            "a kernel launch needs its argument list after '>>>', as in kernel<<<grid, "
+            "block>>>(args)");
       return;
     }
     std::string callee;
@@ -345,7 +348,8 @@ class Rewriter {
     return names;
   }
 
-  // extern __shared__ T name[];  ->  static thread_local T* const name = ::emu::dynamic_shared<T>();
+  // extern __shared__ T name[];  ->  static thread_local T* const name =
+  // ::emu::dynamic_shared<T>();
   void extern_shared(std::size_t begin, std::size_t end, int line) {
     const auto kept = without_attributes(begin, end);
     std::vector<std::size_t> type;

@@ -18,8 +18,8 @@
 namespace emu::rewriter {
 
 struct RewriteOptions {
-  std::string source_path;        // for #line and for resolving quoted includes
-  bool resolve_includes = true;   // make `#include "x.h"` absolute when source_dir/x.h exists
+  std::string source_path;       // for #line and for resolving quoted includes
+  bool resolve_includes = true;  // make `#include "x.h"` absolute when source_dir/x.h exists
 };
 
 struct RewriteResult {

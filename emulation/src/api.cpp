@@ -135,7 +135,8 @@ std::string describe() {
   std::string text = "CPU emulation (" + std::to_string(s.threads) + " thread" +
                      (s.threads == 1 ? "" : "s") + ", " + schedule_name(s.schedule) + " schedule";
   if (s.schedule == Schedule::random) {
-    text += s.seed_given ? ", LABS_EMU_SEED=" + std::to_string(s.seed) : " seeded by the lab's seed";
+    text +=
+        s.seed_given ? ", LABS_EMU_SEED=" + std::to_string(s.seed) : " seeded by the lab's seed";
   }
   return text + ")";
 }
@@ -147,7 +148,7 @@ Recording stop_recording() { return detail::Recorder::get().stop(); }
 
 using emu::detail::Errors;
 
-#define EMU_SURFACE()                                                                    \
+#define EMU_SURFACE() \
   if (const cudaError_t sticky = Errors::get().surface(); sticky != cudaSuccess) return sticky
 
 cudaError_t cudaDeviceSynchronize() {
@@ -215,24 +216,53 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
   }
   if (!value) return Errors::get().set(cudaErrorInvalidValue);
   switch (attribute) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrMaxThreadsPerBlock:
+      *value = p.maxThreadsPerBlock;
+      break;
+    case cudaDevAttrMaxBlockDimX:
+      *value = p.maxThreadsDim[0];
+      break;
+    case cudaDevAttrMaxBlockDimY:
+      *value = p.maxThreadsDim[1];
+      break;
+    case cudaDevAttrMaxBlockDimZ:
+      *value = p.maxThreadsDim[2];
+      break;
+    case cudaDevAttrMaxGridDimX:
+      *value = p.maxGridSize[0];
+      break;
+    case cudaDevAttrMaxGridDimY:
+      *value = p.maxGridSize[1];
+      break;
+    case cudaDevAttrMaxGridDimZ:
+      *value = p.maxGridSize[2];
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      *value = static_cast<int>(p.sharedMemPerBlock);
+      break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
       *value = static_cast<int>(p.sharedMemPerBlockOptin);
       break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrClockRate: *value = p.clockRate; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    default: return Errors::get().set(cudaErrorInvalidValue);
+    case cudaDevAttrWarpSize:
+      *value = p.warpSize;
+      break;
+    case cudaDevAttrClockRate:
+      *value = p.clockRate;
+      break;
+    case cudaDevAttrMultiProcessorCount:
+      *value = p.multiProcessorCount;
+      break;
+    case cudaDevAttrComputeCapabilityMajor:
+      *value = p.major;
+      break;
+    case cudaDevAttrComputeCapabilityMinor:
+      *value = p.minor;
+      break;
+    case cudaDevAttrL2CacheSize:
+      *value = p.l2CacheSize;
+      break;
+    default:
+      return Errors::get().set(cudaErrorInvalidValue);
   }
   return cudaSuccess;
 }

@@ -173,7 +173,8 @@ std::optional<BlockFailure> BlockRunner::check_barrier(const std::vector<Fiber*>
   std::ostringstream out;
   if (sites.size() > 1) {
     out << "the threads of " << where() << " wait at different __syncthreads() calls:";
-    for (const auto& [site, count] : sites) out << " " << count << " at " << site.first << ":" << site.second << ";";
+    for (const auto& [site, count] : sites)
+      out << " " << count << " at " << site.first << ":" << site.second << ";";
     out << " every thread of a block must reach the same __syncthreads() calls (on a GPU this "
            "hangs or gives wrong results)";
     return BlockFailure{cudaErrorLaunchFailure, out.str()};
@@ -208,7 +209,6 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   std::iota(order_.begin(), order_.end(), 0u);
   if (job.schedule == Schedule::reverse) std::reverse(order_.begin(), order_.end());
   if (job.schedule == Schedule::random) {
-    
     const std::uint64_t linear =
         block.x + static_cast<std::uint64_t>(job.request->grid.x) *
                       (block.y + static_cast<std::uint64_t>(job.request->grid.y) * block.z);
@@ -229,7 +229,8 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
     in_kernel_ = false;
     abandon_fibers();
     std::ostringstream out;
-    out << "thread " << triple(fault_thread_ % b.x, (fault_thread_ / b.x) % b.y, fault_thread_ / (b.x * b.y))
+    out << "thread "
+        << triple(fault_thread_ % b.x, (fault_thread_ / b.x) % b.y, fault_thread_ / (b.x * b.y))
         << " of " << where();
     if (fault_in_stack_guard_) {
       out << " overflowed its stack (" << fiber_stack_bytes() / 1024

@@ -44,8 +44,7 @@ class BlockRunner {
   static BlockRunner* active();
 
   // Runs block `block` of the job; `static_shared_bytes` gets the __shared__ bytes it declared.
-  std::optional<BlockFailure> run(const BlockJob& job, uint3 block,
-                                  long long& static_shared_bytes);
+  std::optional<BlockFailure> run(const BlockJob& job, uint3 block, long long& static_shared_bytes);
 
   // From kernel code.
   void barrier(const char* file, int line);
@@ -59,7 +58,7 @@ class BlockRunner {
   struct Fiber {
     boost::context::detail::fcontext_t context = nullptr;
     Stack* stack = nullptr;
-    unsigned thread = 0;  // linear index of the thread it runs
+    unsigned thread = 0;         // linear index of the thread it runs
     const char* file = nullptr;  // the barrier it waits at
     int line = 0;
   };

@@ -104,9 +104,9 @@ std::optional<BlockFailure> check_configuration(const LaunchRequest& r) {
     return fail(cudaErrorInvalidConfiguration, "a grid is at most (2147483647, 65535, 65535)");
   }
   if (r.dynamic_shared_bytes > dynamic_shared_limit()) {
-    return fail(cudaErrorInvalidValue,
-                std::to_string(r.dynamic_shared_bytes) + " bytes of dynamic shared memory; at most " +
-                    std::to_string(dynamic_shared_limit()));
+    return fail(cudaErrorInvalidValue, std::to_string(r.dynamic_shared_bytes) +
+                                           " bytes of dynamic shared memory; at most " +
+                                           std::to_string(dynamic_shared_limit()));
   }
   return std::nullopt;
 }

@@ -39,8 +39,8 @@ class Allocations {
     const std::size_t page = page_size();
     const std::size_t usable = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
     const std::size_t total = usable + 2 * kGuardBytes;
-    void* mapping = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                         -1, 0);
+    void* mapping =
+        mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mapping == MAP_FAILED) return nullptr;
     char* start = static_cast<char*>(mapping) + kGuardBytes;
     if (mprotect(start, usable, PROT_READ | PROT_WRITE) != 0) {
@@ -98,14 +98,12 @@ cudaError_t release(void* pointer) {
   if (const cudaError_t sticky = Errors::get().surface(); sticky != cudaSuccess) return sticky;
   if (!pointer) return cudaSuccess;
   return Allocations::get().release(pointer) ? cudaSuccess
-                                              : Errors::get().set(cudaErrorInvalidDevicePointer);
+                                             : Errors::get().set(cudaErrorInvalidDevicePointer);
 }
 
 }  // namespace
 
-bool is_runtime_memory(const void* pointer) {
-  return Allocations::get().find(pointer).has_value();
-}
+bool is_runtime_memory(const void* pointer) { return Allocations::get().find(pointer).has_value(); }
 
 std::optional<std::pair<const void*, std::size_t>> allocation_of(const void* pointer) {
   return Allocations::get().find(pointer);

@@ -48,8 +48,7 @@ TEST(Rewriter, KeepsSharedMemoryAndStreamArguments) {
 
 TEST(Rewriter, HandlesTemplateAndQualifiedKernels) {
   const auto out = rewritten("ns::tile<float, 16><<<g, b>>>(x);\n");
-  EXPECT_NE(out.find("{ ns :: tile < float , 16 >(emu_args_...); }, g, b)(x);"),
-            std::string::npos)
+  EXPECT_NE(out.find("{ ns :: tile < float , 16 >(emu_args_...); }, g, b)(x);"), std::string::npos)
       << out;
   const auto nested = rewritten("k<T<int>><<<1, 1>>>(x);\n");
   EXPECT_NE(nested.find("{ k < T < int >>(emu_args_...); }, 1, 1)(x);"), std::string::npos)
@@ -141,8 +140,8 @@ TEST(Rewriter, MakesQuotedIncludesAbsolute) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "lab9.h") << "#pragma once\n";
   const auto source = (dir / "kernel.cu").string();
-  const auto result = rewrite("#include \"lab9.h\"\n#include \"missing.h\"\n#include <vector>\n",
-                              {source, true});
+  const auto result =
+      rewrite("#include \"lab9.h\"\n#include \"missing.h\"\n#include <vector>\n", {source, true});
   const auto out = body(result.text);
   EXPECT_NE(out.find("#include \"" + (dir / "lab9.h").string() + "\""), std::string::npos) << out;
   EXPECT_NE(out.find("#include \"missing.h\""), std::string::npos) << out;

@@ -266,10 +266,13 @@ TEST_F(Emulator, SyncthreadsCountAddsThePredicates) {
 
 TEST_F(Emulator, TemplateKernelsAndMultiLineLaunchesWork) {
   double* out = device<double>(1000);
+  // A launch over several lines, on purpose:
+  // clang-format off
   fill<double>
       <<<(1000 + 255) / 256,
          256>>>(out, 2.5,
                 1000);
+  // clang-format on
   fill<<<4, 256>>>(out, 1.5, 10);  // the type deduced from the arguments
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   const auto values = host(out, 1000);

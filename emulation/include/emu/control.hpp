@@ -17,8 +17,8 @@ enum class Schedule { forward, reverse, random };
 
 struct Settings {
   Schedule schedule = Schedule::random;
-  std::uint64_t seed = 0;  // random schedules derive from it, per launch, block and barrier
-  int threads = 0;         // OS threads that run blocks in parallel; 0: one per CPU core
+  std::uint64_t seed = 0;   // random schedules derive from it, per launch, block and barrier
+  int threads = 0;          // OS threads that run blocks in parallel; 0: one per CPU core
   bool seed_given = false;  // LABS_EMU_SEED set, rather than the lab's seed
 };
 

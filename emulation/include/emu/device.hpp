@@ -26,7 +26,8 @@ namespace detail {
 // Waits until every thread of the block has arrived at this __syncthreads(). A barrier that only
 // part of the block reaches (others exited, or wait at another line) fails the launch.
 void barrier(const char* file, int line);
-int barrier_reduce(int predicate, int mode, const char* file, int line);  // mode: 0 count, 1 and, 2 or
+int barrier_reduce(int predicate, int mode, const char* file,
+                   int line);  // mode: 0 count, 1 and, 2 or
 void note_shared(const void* address, std::size_t bytes);
 void* dynamic_shared_base();
 }  // namespace detail
@@ -63,9 +64,7 @@ inline T* dynamic_shared() {
 inline void __syncwarp(unsigned = 0xffffffffu) {}
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline long long clock64() {
-  return std::chrono::steady_clock::now().time_since_epoch().count();
-}
+inline long long clock64() { return std::chrono::steady_clock::now().time_since_epoch().count(); }
 template <class T>
 inline T __ldg(const T* pointer) {
   return *pointer;
@@ -87,15 +86,15 @@ inline T atomic_update(T* address, F update) {
 }
 }  // namespace emu::detail
 
-#define EMU_ATOMIC_ADD(T)                                                                 \
-  inline T atomicAdd(T* address, T value) {                                               \
-    return ::emu::detail::atomic(address).fetch_add(value, std::memory_order_relaxed);    \
-  }                                                                                       \
-  inline T atomicSub(T* address, T value) {                                               \
-    return ::emu::detail::atomic(address).fetch_sub(value, std::memory_order_relaxed);    \
-  }                                                                                       \
-  inline T atomicExch(T* address, T value) {                                              \
-    return ::emu::detail::atomic(address).exchange(value, std::memory_order_relaxed);     \
+#define EMU_ATOMIC_ADD(T)                                                              \
+  inline T atomicAdd(T* address, T value) {                                            \
+    return ::emu::detail::atomic(address).fetch_add(value, std::memory_order_relaxed); \
+  }                                                                                    \
+  inline T atomicSub(T* address, T value) {                                            \
+    return ::emu::detail::atomic(address).fetch_sub(value, std::memory_order_relaxed); \
+  }                                                                                    \
+  inline T atomicExch(T* address, T value) {                                           \
+    return ::emu::detail::atomic(address).exchange(value, std::memory_order_relaxed);  \
   }
 EMU_ATOMIC_ADD(int)
 EMU_ATOMIC_ADD(unsigned int)
@@ -104,26 +103,28 @@ EMU_ATOMIC_ADD(float)
 EMU_ATOMIC_ADD(double)
 #undef EMU_ATOMIC_ADD
 
-#define EMU_ATOMIC_INTEGER(T)                                                                \
-  inline T atomicMin(T* address, T value) {                                                  \
-    return ::emu::detail::atomic_update(address, [&](T old) { return old < value ? old : value; }); \
-  }                                                                                          \
-  inline T atomicMax(T* address, T value) {                                                  \
-    return ::emu::detail::atomic_update(address, [&](T old) { return old > value ? old : value; }); \
-  }                                                                                          \
-  inline T atomicAnd(T* address, T value) {                                                  \
-    return ::emu::detail::atomic(address).fetch_and(value, std::memory_order_relaxed);       \
-  }                                                                                          \
-  inline T atomicOr(T* address, T value) {                                                   \
-    return ::emu::detail::atomic(address).fetch_or(value, std::memory_order_relaxed);        \
-  }                                                                                          \
-  inline T atomicXor(T* address, T value) {                                                  \
-    return ::emu::detail::atomic(address).fetch_xor(value, std::memory_order_relaxed);       \
-  }                                                                                          \
-  inline T atomicCAS(T* address, T compare, T value) {                                       \
-    ::emu::detail::atomic(address).compare_exchange_strong(compare, value,                   \
-                                                           std::memory_order_relaxed);       \
-    return compare;                                                                          \
+#define EMU_ATOMIC_INTEGER(T)                                                              \
+  inline T atomicMin(T* address, T value) {                                                \
+    return ::emu::detail::atomic_update(address,                                           \
+                                        [&](T old) { return old < value ? old : value; }); \
+  }                                                                                        \
+  inline T atomicMax(T* address, T value) {                                                \
+    return ::emu::detail::atomic_update(address,                                           \
+                                        [&](T old) { return old > value ? old : value; }); \
+  }                                                                                        \
+  inline T atomicAnd(T* address, T value) {                                                \
+    return ::emu::detail::atomic(address).fetch_and(value, std::memory_order_relaxed);     \
+  }                                                                                        \
+  inline T atomicOr(T* address, T value) {                                                 \
+    return ::emu::detail::atomic(address).fetch_or(value, std::memory_order_relaxed);      \
+  }                                                                                        \
+  inline T atomicXor(T* address, T value) {                                                \
+    return ::emu::detail::atomic(address).fetch_xor(value, std::memory_order_relaxed);     \
+  }                                                                                        \
+  inline T atomicCAS(T* address, T compare, T value) {                                     \
+    ::emu::detail::atomic(address).compare_exchange_strong(compare, value,                 \
+                                                           std::memory_order_relaxed);     \
+    return compare;                                                                        \
   }
 EMU_ATOMIC_INTEGER(int)
 EMU_ATOMIC_INTEGER(unsigned int)

@@ -48,7 +48,11 @@ class PendingLaunch {
  public:
   PendingLaunch(KernelSite site, Body body, dim3 grid, dim3 block, std::size_t shared,
                 cudaStream_t stream)
-      : site_(site), body_(std::move(body)), grid_(grid), block_(block), shared_(shared),
+      : site_(site),
+        body_(std::move(body)),
+        grid_(grid),
+        block_(block),
+        shared_(shared),
         stream_(stream) {}
 
   template <class... Args>
@@ -56,8 +60,8 @@ class PendingLaunch {
     std::tuple<std::decay_t<Args>...> parameters(std::forward<Args>(args)...);
     check_pointers(parameters, std::index_sequence_for<Args...>{});
     auto call = [this, &parameters] { std::apply(body_, parameters); };
-    detail::launch({site_, grid_, block_, shared_, stream_, &detail::run_call<decltype(call)>,
-                    &call});
+    detail::launch(
+        {site_, grid_, block_, shared_, stream_, &detail::run_call<decltype(call)>, &call});
   }
 
  private:

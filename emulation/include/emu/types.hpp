@@ -17,12 +17,18 @@ struct dim3 {
   constexpr operator uint3() const { return {x, y, z}; }
 };
 
-#define EMU_VECTOR_TYPES(T, name, align2, align4)                                             \
-  struct alignas(align2) name##2 { T x, y; };                                                  \
-  struct name##3 { T x, y, z; };                                                               \
-  struct alignas(align4) name##4 { T x, y, z, w; };                                            \
-  inline constexpr name##2 make_##name##2(T x, T y) { return {x, y}; }                         \
-  inline constexpr name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; }                 \
+#define EMU_VECTOR_TYPES(T, name, align2, align4)                              \
+  struct alignas(align2) name##2 {                                             \
+    T x, y;                                                                    \
+  };                                                                           \
+  struct name##3 {                                                             \
+    T x, y, z;                                                                 \
+  };                                                                           \
+  struct alignas(align4) name##4 {                                             \
+    T x, y, z, w;                                                              \
+  };                                                                           \
+  inline constexpr name##2 make_##name##2(T x, T y) { return {x, y}; }         \
+  inline constexpr name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; } \
   inline constexpr name##4 make_##name##4(T x, T y, T z, T w) { return {x, y, z, w}; }
 EMU_VECTOR_TYPES(float, float, 8, 16)
 EMU_VECTOR_TYPES(int, int, 8, 16)
