@@ -12,6 +12,13 @@ set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/GradingKit.cmake")
 set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
+# Timings need the GPU alone: kernel checks never run two at once, even under ctest -j. The CPU
+# emulation measures no time, so its checks may run side by side.
+if(LABS_EMULATION)
+  set(LABS_KERNEL_TEST_LOCK "")
+else()
+  set(LABS_KERNEL_TEST_LOCK RESOURCE_LOCK gpu)
+endif()
 find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
              HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
 
@@ -119,8 +126,7 @@ function(add_lab folder)
       FIXTURES_REQUIRED ${lab}
       SKIP_RETURN_CODE 77
       TIMEOUT ${ctest_timeout}
-      # Timings need the GPU alone: never run two checks at once, even under ctest -j.
-      RESOURCE_LOCK gpu)
+      ${LABS_KERNEL_TEST_LOCK})
   endforeach()
 
   add_test(NAME ${lab}.report
@@ -240,7 +246,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds)
                  COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "$<TARGET_FILE:${target}>"
                          "${CMAKE_BINARY_DIR}/results/must_fail/${target}-race" ${correctness_checks})
         set_tests_properties(${lab}.must_fail.${name}.emulated_race PROPERTIES
-          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
+          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600)
       endif()
       foreach(tool IN LISTS sanitizer_tools)
         if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
@@ -261,7 +267,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds)
              COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "$<TARGET_FILE:${target}>"
                      "${CMAKE_BINARY_DIR}/results/must_fail/${target}" ${must_fail})
     set_tests_properties(${lab}.must_fail.${name} PROPERTIES
-      LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK gpu)
+      LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600 ${LABS_KERNEL_TEST_LOCK})
   endforeach()
 endfunction()
 

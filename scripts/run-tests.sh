@@ -33,9 +33,10 @@ for backend in ${LABS_CI_BACKENDS:-cuda emulation}; do
       # framework's other tests ran in the cuda pass.
       cmake --build "$root/build-ci-emulation" -j "$jobs" --target all_labs all_known_wrong \
         emulation_rewriter_tests emulation_runtime_tests
-      (cd "$root/build-ci-emulation" &&
-        ctest -L 'lab[0-9]|known_wrong|emulation' --output-on-failure --output-junit junit.xml \
-          --timeout 900) || status=1
+      # One core per check and a check per core: the CPU references are single-threaded.
+      (cd "$root/build-ci-emulation" && LABS_EMU_THREADS=1 \
+        ctest -L 'lab[0-9]|known_wrong|emulation' -j "$jobs" --output-on-failure \
+          --output-junit junit.xml --timeout 900) || status=1
       ;;
     *)
       echo "run-tests: unknown backend '$backend' (cuda or emulation)" >&2

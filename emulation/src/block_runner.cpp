@@ -246,33 +246,34 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
     return BlockFailure{cudaErrorIllegalAddress, out.str()};
   }
 
-  std::vector<Fiber*> waiting;
+  // Members, not locals: after a fault's siglongjmp, locals changed since sigsetjmp are
+  // indeterminate.
+  waiting_.clear();
   while (next_start_ < threads_) {
     Fiber* fiber = new_fiber();
     if (resume(fiber) == Yield::barrier) {
-      waiting.push_back(fiber);
+      waiting_.push_back(fiber);
     } else {
       release(fiber);
     }
   }
-  std::vector<Fiber*> next;
-  for (std::uint64_t round = 1; !waiting.empty(); ++round) {
-    if (auto failure = check_barrier(waiting)) {
+  for (std::uint64_t round = 1; !waiting_.empty(); ++round) {
+    if (auto failure = check_barrier(waiting_)) {
       abandon_fibers();
       return failure;
     }
     reduce_result_ = std::exchange(reduce_sum_, 0);
-    shuffle(waiting, round);
-    next.clear();
-    for (Fiber* fiber : waiting) {
+    shuffle(waiting_, round);
+    next_.clear();
+    for (Fiber* fiber : waiting_) {
       set_thread_index(fiber->thread);
       if (resume(fiber) == Yield::barrier) {
-        next.push_back(fiber);
+        next_.push_back(fiber);
       } else {
         release(fiber);
       }
     }
-    waiting.swap(next);
+    waiting_.swap(next_);
   }
   static_shared_bytes = 0;
   for (const auto& [address, bytes] : shared_) static_shared_bytes += static_cast<long long>(bytes);

@@ -81,6 +81,8 @@ class BlockRunner {
   std::vector<std::unique_ptr<Fiber>> fibers_;  // every fiber object ever made, reused
   std::vector<Fiber*> free_fibers_;
   std::vector<Fiber*> in_use_;
+  std::vector<Fiber*> waiting_;  // at the barrier, in the order they will be resumed
+  std::vector<Fiber*> next_;
 
   // The block being run.
   const BlockJob* job_ = nullptr;
