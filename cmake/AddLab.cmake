@@ -37,6 +37,15 @@ function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
       message(FATAL_ERROR "${spec_file}: check ${id} needs a kind")
     endif()
     string(JSON timeout ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} timeout_s)
+    if(LABS_EMULATION)
+      # The CPU emulation may give a check its own time limit with its reduced sizes.
+      string(JSON emulated_timeout ERROR_VARIABLE emulated_error
+             GET "${spec_text}" checks ${i} emulation timeout_s)
+      if(NOT emulated_error)
+        set(timeout "${emulated_timeout}")
+        set(json_error "")
+      endif()
+    endif()
     if(NOT json_error AND timeout MATCHES "^([0-9]+)")
       set(timeout "${CMAKE_MATCH_1}")  # whole seconds are enough for a time limit
     else()
@@ -87,8 +96,9 @@ function(add_lab folder)
 
   # The checks are compiled once and linked with each kernel: the student's (or the solution),
   # and in self-test builds the starter and the known-wrong kernels.
-  add_library(${lab}_checks OBJECT EXCLUDE_FROM_ALL ${test_sources}
-              "${PROJECT_SOURCE_DIR}/harness/src/lab_main.cu")
+  labs_device_sources(check_sources ${lab}_checks ${test_sources}
+                      "${PROJECT_SOURCE_DIR}/harness/src/lab_main.cu")
+  add_library(${lab}_checks OBJECT EXCLUDE_FROM_ALL ${check_sources})
   target_include_directories(${lab}_checks PUBLIC "${lab_dir}")
   target_compile_definitions(${lab}_checks PRIVATE LAB_SPEC_PATH="${spec}"
                                                    LAB_RESULTS_DIR="${results}")
@@ -99,7 +109,8 @@ function(add_lab folder)
   # CONFIGURE_DEPENDS: a bonus.cu added later is picked up by the next build.
   get_filename_component(kernel_dir "${kernel}" DIRECTORY)
   file(GLOB bonus_source CONFIGURE_DEPENDS "${kernel_dir}/bonus.cu")
-  add_executable(${lab} EXCLUDE_FROM_ALL "${kernel}" ${bonus_source})
+  labs_device_sources(kernel_sources ${lab} "${kernel}" ${bonus_source})
+  add_executable(${lab} EXCLUDE_FROM_ALL ${kernel_sources})
   target_link_libraries(${lab} PRIVATE ${lab}_checks)
   # The report needs labgrade: `make labN` builds both.
   add_dependencies(${lab} labgrade)
@@ -120,7 +131,6 @@ function(add_lab folder)
       FIXTURES_REQUIRED ${lab}
       SKIP_RETURN_CODE 77
       TIMEOUT ${ctest_timeout})
-    # Timings need the GPU alone: never two checks on one GPU, even under ctest -j.
     labs_gpu_test(${lab}.${id})
   endforeach()
 
@@ -131,7 +141,9 @@ function(add_lab folder)
     FIXTURES_CLEANUP ${lab} LABELS "${lab};report" SKIP_RETURN_CODE 77)
 
   _labs_add_sanitizer_tests(${lab} "${ids}" "${kinds}" "${results}")
-  _labs_add_grading_kit(${lab} ${folder} "${lab_dir}" "${spec}")
+  if(NOT LABS_EMULATION)  # grading kits build with nvcc for a GPU
+    _labs_add_grading_kit(${lab} ${folder} "${lab_dir}" "${spec}")
+  endif()
   set_property(GLOBAL APPEND PROPERTY LABS_ALL_LABS ${lab})
   if(TARGET all_labs)
     add_dependencies(all_labs ${lab})
@@ -146,7 +158,7 @@ endfunction()
 # with the label "sanitizer". Speed and structure checks are left out: the sanitizer slows kernels
 # a hundredfold and holds the profiling interface the launch recorder needs.
 function(_labs_add_sanitizer_tests lab ids kinds results)
-  if(NOT LABS_COMPUTE_SANITIZER)
+  if(NOT LABS_COMPUTE_SANITIZER OR LABS_EMULATION)
     return()
   endif()
   set(filter "")
@@ -231,8 +243,14 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
       endforeach()
     endif()
     set(target ${lab}_${name})
-    add_executable(${target} "${file}")
+    labs_device_sources(variant_sources ${target} "${file}")
+    add_executable(${target} ${variant_sources})
     target_link_libraries(${target} PRIVATE ${lab}_checks)
+    # `make all_known_wrong`: every starter and known-wrong kernel, without the rest of `all`.
+    if(NOT TARGET all_known_wrong)
+      add_custom_target(all_known_wrong)
+    endif()
+    add_dependencies(all_known_wrong ${target})
     if(NOT name STREQUAL "starter")
       set(correctness_filter "")
       foreach(id kind IN ZIP_LISTS ids kinds)
@@ -240,8 +258,17 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
           string(APPEND correctness_filter "${id}:")
         endif()
       endforeach()
+      if(LABS_EMULATION AND "racecheck" IN_LIST sanitizer_tools)
+        # No racecheck on the CPU: a missing __syncthreads() must show as a wrong result under
+        # the emulator's schedules instead, in at least one correctness check.
+        add_test(NAME ${lab}.must_fail.${name}.emulated_race
+                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "$<TARGET_FILE:${target}>"
+                         "${CMAKE_BINARY_DIR}/results/must_fail/${target}-race" ${correctness_checks})
+        set_tests_properties(${lab}.must_fail.${name}.emulated_race PROPERTIES
+          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600)
+      endif()
       foreach(tool IN LISTS sanitizer_tools)
-        if(LABS_COMPUTE_SANITIZER)
+        if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
           add_test(NAME ${lab}.must_fail.${name}.${tool}
                    COMMAND sh "${LABS_CMAKE_DIR}/run_sanitizer.sh" "$<TARGET_FILE:${target}>"
                            "${lab}" "${LABS_COMPUTE_SANITIZER}" ${tool}

@@ -9,14 +9,19 @@ function(labs_require package apt_package)
   endif()
 endfunction()
 
-labs_require(CUDAToolkit "the CUDA toolkit (nvcc, cuBLAS): https://developer.nvidia.com/cuda-downloads")
+if(NOT LABS_EMULATION)
+  labs_require(CUDAToolkit "the CUDA toolkit (nvcc, cuBLAS): https://developer.nvidia.com/cuda-downloads")
+else()
+  # The emulator's fibers (boost.context's fcontext: a switch costs tens of nanoseconds).
+  labs_require(Boost libboost-context-dev 1.71 CONFIG COMPONENTS context)
+endif()
 labs_require(GTest libgtest-dev)
 labs_require(fmt libfmt-dev)
 labs_require(nlohmann_json nlohmann-json3-dev)
 labs_require(CLI11 libcli11-dev)
 find_package(Threads REQUIRED)
 
-if(NOT TARGET CUDA::cupti)
+if(NOT LABS_EMULATION AND NOT TARGET CUDA::cupti)
   message(FATAL_ERROR "CUPTI (part of the CUDA toolkit) was not found: the launch-shape checks need it. "
                       "Install the full CUDA toolkit (cuda-toolkit-13-0 or later).")
 endif()

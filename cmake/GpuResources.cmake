@@ -30,9 +30,13 @@ if(NOT LABS_CTEST_GPU_RESOURCES STREQUAL "OFF")
   endif()
 endif()
 
-# Marks a test as one that runs kernels on a GPU.
+# Marks a test as one that runs kernels on a GPU: timings need the GPU alone, so never two such
+# tests on one GPU, even under ctest -j. The CPU emulation measures no time: its checks may run
+# side by side.
 function(labs_gpu_test test)
-  if(LABS_GPU_TESTS_USE_RESOURCES)
+  if(LABS_EMULATION)
+    return()
+  elseif(LABS_GPU_TESTS_USE_RESOURCES)
     set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "gpus:1")
   else()
     set_tests_properties(${test} PROPERTIES RESOURCE_LOCK gpu)

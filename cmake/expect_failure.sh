@@ -1,10 +1,18 @@
 #!/bin/sh
 # A test of the grader itself: runs a lab program built from a kernel that is known to be wrong
-# (or the starter) and passes only if every named check is failed by the checks.
-#   expect_failure.sh LAB_EXE RESULTS_DIR CHECK...
+# (or the starter) and passes only if every named check is failed by the checks (with --any: at
+# least one of them, for races that a schedule shows in some checks but not always in all).
+# A check the run cannot judge (a speed check under the CPU emulation: "not measured") is listed
+# and left out; when no named check can be judged the test is skipped (77).
+#   expect_failure.sh [--any] LAB_EXE RESULTS_DIR CHECK...
 # With EXPECT_DIAGNOSIS="id [other-id ...]" in the environment (from the kernel's "// diagnosis:"
 # lines) the records must also name the mistake: every named check that carries a diagnosis must
 # carry one of these ids, and at least one must carry the first.
+any=0
+if [ "$1" = "--any" ]; then
+  any=1
+  shift
+fi
 exe=$1 results=$2
 shift 2
 if [ ! -x "$exe" ]; then
@@ -30,21 +38,34 @@ diagnosis_of() {
 }
 
 bad=0
+caught=0
+judged=0
 primary_seen=0
 primary=""
 for id in $EXPECT_DIAGNOSIS; do primary=$id; break; done
+# The emulation's schedules are not the GPU's: its diagnoses are shown but only the GPU's are held
+# to the kernel's "// diagnosis:" lines.
+enforce_diagnosis=1
+missed=0
 for check in "$@"; do
   record="$results/$check.json"
   if [ ! -f "$record" ]; then
     echo "NOT CAUGHT: $check left no result record (the program ended with status $status)"
     bad=1
     continue
+  elif grep -q '^  "verdict": "not_measured"' "$record"; then
+    echo "not judged: $check is not measured here ($(grep '^  "reason"' "$record"))"
+    continue
   elif grep -q '^  "verdict": "fail"' "$record"; then
     echo "caught: $check failed, as it must"
+    caught=$((caught + 1))
+    judged=$((judged + 1))
   else
     echo "NOT CAUGHT: $check was not failed: $(grep '^  "verdict"' "$record")"
-    bad=1
+    missed=1
+    judged=$((judged + 1))
   fi
+  grep -q '^  "backend": "emulation' "$record" && enforce_diagnosis=0
   [ -n "$EXPECT_DIAGNOSIS" ] || continue
   given=$(diagnosis_of "$record")
   if [ -z "$given" ]; then
@@ -56,13 +77,32 @@ for check in "$@"; do
   if [ "$allowed" -eq 1 ]; then
     echo "  diagnosis: $check names $given, as expected"
     [ "$given" = "$primary" ] && primary_seen=1
-  else
+  elif [ "$enforce_diagnosis" -eq 1 ]; then
     echo "WRONG DIAGNOSIS: $check names $given; expected $EXPECT_DIAGNOSIS"
     bad=1
+  else
+    echo "  diagnosis (emulation, not held to it): $check names $given; the GPU's is $EXPECT_DIAGNOSIS"
   fi
 done
-if [ -n "$EXPECT_DIAGNOSIS" ] && [ "$primary_seen" -eq 0 ]; then
-  echo "WRONG DIAGNOSIS: no check named $primary"
+if [ -n "$EXPECT_DIAGNOSIS" ] && [ "$primary_seen" -eq 0 ] && [ "$judged" -gt 0 ]; then
+  if [ "$enforce_diagnosis" -eq 1 ]; then
+    echo "WRONG DIAGNOSIS: no check named $primary"
+    bad=1
+  else
+    echo "  diagnosis (emulation, not held to it): no check named $primary"
+  fi
+fi
+if [ "$judged" -eq 0 ] && [ "$bad" -eq 0 ]; then
+  echo "skipped: none of the named checks can be judged here"
+  exit 77
+fi
+if [ "$any" -eq 1 ]; then
+  if [ "$caught" -gt 0 ]; then
+    echo "caught by $caught of the checks, as it must be by at least one"
+  else
+    bad=1
+  fi
+elif [ "$missed" -eq 1 ]; then
   bad=1
 fi
 exit $bad

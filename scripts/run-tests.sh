@@ -1,12 +1,48 @@
 #!/bin/sh
 # The project's own tests in one command: set up, build everything against the solutions
-# (starters and known-wrong kernels too) and run every test. Without a GPU the kernel checks are
-# skipped with the reason; the framework's tests run everywhere. JUnit XML: build-ci/junit.xml.
+# (starters and known-wrong kernels too) and run every test, for two backends:
+#   cuda       build-ci/: nvcc builds everything; the framework's tests run everywhere, the kernel
+#              checks need a GPU (skipped with the reason without one). JUnit: build-ci/junit.xml.
+#   emulation  build-ci-emulation/: the kernels run on the CPU (docs/emulation.md), so the
+#              correctness and structure checks of every lab run without a GPU: solutions must
+#              pass, starters and known-wrong kernels must fail. JUnit: build-ci-emulation/junit.xml.
+# LABS_CI_BACKENDS="cuda emulation" (the default) chooses; the cuda pass is left out, with a
+# note, where nvcc is not installed.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$PATH:/usr/local/cuda/bin"
 "$root/scripts/install-deps.sh" --with-chromium
-(cd "$root" && cmake --preset ci)
-cmake --build "$root/build-ci" --target all all_labs -j "$(nproc)"
-cd "$root/build-ci"
-ctest --output-on-failure --output-junit junit.xml --timeout 900
+jobs=$(nproc)
+status=0
+for backend in ${LABS_CI_BACKENDS:-cuda emulation}; do
+  start=$(date +%s)
+  case $backend in
+    cuda)
+      if ! command -v nvcc >/dev/null 2>&1; then
+        echo "run-tests: no nvcc, so no cuda build (the emulation pass checks the kernels)"
+        continue
+      fi
+      (cd "$root" && cmake --preset ci)
+      cmake --build "$root/build-ci" --target all all_labs -j "$jobs"
+      (cd "$root/build-ci" && ctest --output-on-failure --output-junit junit.xml --timeout 900) ||
+        status=1
+      ;;
+    emulation)
+      (cd "$root" && cmake --preset ci-emulation)
+      # The labs, their starters and known-wrong kernels and the emulator's own tests; the
+      # framework's other tests ran in the cuda pass.
+      cmake --build "$root/build-ci-emulation" -j "$jobs" --target all_labs all_known_wrong \
+        emulation_rewriter_tests emulation_runtime_tests
+      # One core per check and a check per core: the CPU references are single-threaded.
+      (cd "$root/build-ci-emulation" && LABS_EMU_THREADS=1 \
+        ctest -L 'lab[0-9]|known_wrong|emulation' -j "$jobs" --output-on-failure \
+          --output-junit junit.xml --timeout 900) || status=1
+      ;;
+    *)
+      echo "run-tests: unknown backend '$backend' (cuda or emulation)" >&2
+      exit 2
+      ;;
+  esac
+  echo "run-tests: $backend pass took $(($(date +%s) - start)) s"
+done
+exit $status

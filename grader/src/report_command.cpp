@@ -45,6 +45,7 @@ int report_command(const ReportOptions& options) {
 
     int passed = 0;
     int skipped = 0;
+    int not_measured = 0;
     std::string skip_reason;
     for (const auto& check : grade.checks) {
       passed += check.verdict == harness::Verdict::pass;
@@ -52,9 +53,14 @@ int report_command(const ReportOptions& options) {
         ++skipped;
         if (skip_reason.empty() && check.record) skip_reason = check.record->reason;
       }
+      // Speed under the CPU emulation: neither passed nor failed, and no points.
+      not_measured += check.verdict == harness::Verdict::not_measured;
     }
-    const auto skipped_text =
+    auto skipped_text =
         skipped ? fmt::format(", {} skipped ({})", skipped, skip_reason) : std::string();
+    if (not_measured) {
+      skipped_text += fmt::format(", {} not measured (speed needs a GPU)", not_measured);
+    }
     const auto summary = fmt::format("{} ({}): {}, {} of {} checks passed{}; report: {}", grade.lab,
                                      grade.title, harness::format_score(grade), passed,
                                      grade.checks.size(), skipped_text, out.string());

@@ -24,6 +24,7 @@ harness::CheckRecord record_for(const harness::LabSpec& spec, const harness::Che
   record.kind = check.kind;
   record.title = check.title;
   record.started_at = harness::utc_timestamp();
+  record.backend.clear();  // the process left no record: which backend ran it is not known
   return record;
 }
 

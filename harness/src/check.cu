@@ -62,6 +62,7 @@ Check::Check(const CheckSpec& spec) : spec_(spec) {
   record_.seed = run.seed;
   record_.started_at = utc_timestamp();
   record_.device = run.device;
+  record_.backend = run.backend;
   record_.reproduce =
       fmt::format("LAB_SEED={} {} --gtest_filter={}", run.seed, run.executable, spec.id);
 }
@@ -165,7 +166,15 @@ void run_check(const std::function<void(Check&)>& body) {
   std::optional<CheckRecord> record;
   if (!run.gpu_unavailable.empty()) {
     check.set_verdict(Verdict::skipped, run.gpu_unavailable);
+  } else if (run.emulated && spec->kind == "speed") {
+    // Timings of the CPU emulation say nothing about a GPU: neither passed nor failed.
+    check.set_verdict(Verdict::not_measured,
+                      "not measured: emulation (the kernels ran on the CPU; speed checks need a "
+                      "GPU)");
   } else {
+    if (run.emulated && spec->has("emulation")) {
+      check.note("sizes reduced for the CPU emulation: " + spec->params.at("emulation").dump());
+    }
     try {
       body(check);
     } catch (const SpecError& error) {
@@ -197,6 +206,7 @@ void run_check(const std::function<void(Check&)>& body) {
       std::printf("%s: not attempted: %s\n", record->check.c_str(), record->reason.c_str());
       break;
     case Verdict::skipped:
+    case Verdict::not_measured:
       GTEST_SKIP() << record->reason;
     default:
       ADD_FAILURE() << failure_message(*record);

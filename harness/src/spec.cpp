@@ -188,6 +188,35 @@ LabSpec parse_spec(const json& document, const std::string& source) {
   return spec;
 }
 
+std::vector<std::string> apply_overrides(LabSpec& spec, std::string_view key) {
+  std::vector<std::string> changed;
+  for (auto& check : spec.checks) {
+    const auto it = check.params.find(std::string(key));
+    if (it == check.params.end()) continue;
+    if (!it->is_object()) {
+      throw SpecError(fmt::format("{}: check '{}': '{}' must be an object of parameters",
+                                  spec.source, check.id, key));
+    }
+    const json overrides = *it;
+    for (const auto& [name, value] : overrides.items()) {
+      if (name == "id" || name == "kind" || name == "points") {
+        throw SpecError(fmt::format("{}: check '{}': '{}' cannot change '{}'", spec.source,
+                                    check.id, key, name));
+      }
+      check.params[name] = value;
+    }
+    if (overrides.contains("timeout_s")) {
+      if (!overrides["timeout_s"].is_number() || overrides["timeout_s"].get<double>() <= 0) {
+        throw SpecError(fmt::format("{}: check '{}': '{}.timeout_s' must be a number > 0",
+                                    spec.source, check.id, key));
+      }
+      check.timeout_s = overrides["timeout_s"].get<double>();
+    }
+    changed.push_back(check.id);
+  }
+  return changed;
+}
+
 LabSpec load_spec(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) throw SpecError(fmt::format("{}: cannot open the lab spec", file.string()));

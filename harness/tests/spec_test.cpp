@@ -155,6 +155,24 @@ TEST(Spec, CorruptFileGivesAClearError) {
   EXPECT_THROW(load_spec("/nonexistent/spec.json"), SpecError);
 }
 
+TEST(Spec, OverridesReplaceParametersForTheRunsThatAskForThem) {
+  auto document = valid_spec();
+  document["checks"][0]["emulation"] = {{"sizes", {{8, 8}}}, {"timeout_s", 5}};
+  auto spec = parse_spec(document, "spec.json");
+  EXPECT_EQ(apply_overrides(spec, "emulation"), std::vector<std::string>{"Copy.Correctness"});
+  EXPECT_EQ(spec.checks[0].sizes("sizes"), (std::vector<std::pair<int, int>>{{8, 8}}));
+  EXPECT_EQ(spec.checks[0].timeout_s, 5);
+  EXPECT_EQ(spec.checks[1].size("size"), (std::pair<int, int>{128, 256})) << "others unchanged";
+  EXPECT_TRUE(apply_overrides(spec, "other").empty());
+
+  document["checks"][0]["emulation"] = {{"points", 100}};
+  spec = parse_spec(document, "spec.json");
+  EXPECT_THROW(apply_overrides(spec, "emulation"), SpecError) << "points are not a size";
+  document["checks"][0]["emulation"] = 3;
+  spec = parse_spec(document, "spec.json");
+  EXPECT_THROW(apply_overrides(spec, "emulation"), SpecError);
+}
+
 // Every lab's shipped spec must load, give points, and use sizes and thresholds that parse.
 TEST(Spec, EveryShippedLabSpecLoads) {
   int labs = 0;
@@ -171,6 +189,8 @@ TEST(Spec, EveryShippedLabSpecLoads) {
       if (check.has("sizes")) EXPECT_NO_THROW(check.sizes("sizes"));
       if (check.has("size")) EXPECT_NO_THROW(check.size("size"));
     }
+    auto emulated = spec;  // the reduced sizes of the CPU emulation apply cleanly too
+    EXPECT_NO_THROW(apply_overrides(emulated, "emulation"));
   }
   EXPECT_GE(labs, 1);
 }

@@ -31,6 +31,10 @@ struct LabRun {
   bool context_lost = false;  // a kernel fault made the CUDA context unusable
   // Set under the batch grader: records go through this channel instead of files.
   std::optional<GraderChannel> channel;
+  // Where the kernels run, as records and reports name it: "cuda", or under the CPU emulation
+  // (LABS_BACKEND=emulation) the emulator's description. Speed is not measured under emulation.
+  std::string backend = "cuda";
+  bool emulated = false;
 };
 LabRun& lab_run();
 

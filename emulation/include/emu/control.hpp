@@ -1,0 +1,52 @@
+// The emulator's own controls, for the harness and the emulator's tests (not part of CUDA).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emu/types.hpp"
+
+namespace emu {
+
+// The order in which the threads of a block run between barriers. forward (0, 1, 2, ...) is how
+// a naive emulator runs them; reverse and random make a missing __syncthreads() visible as a
+// wrong result, because a thread then reads shared memory that another has not written yet (or
+// has already overwritten).
+enum class Schedule { forward, reverse, random };
+
+struct Settings {
+  Schedule schedule = Schedule::random;
+  std::uint64_t seed = 0;   // random schedules derive from it, per launch, block and barrier
+  int threads = 0;          // OS threads that run blocks in parallel; 0: one per CPU core
+  bool seed_given = false;  // LABS_EMU_SEED set, rather than the lab's seed
+};
+
+// LABS_EMU_SCHEDULE (forward, reverse, random), LABS_EMU_SEED and LABS_EMU_THREADS over
+// `defaults`; the seed defaults to `fallback_seed` (the lab's seed, so one replay command
+// replays both the inputs and the schedule).
+Settings settings_from_environment(std::uint64_t fallback_seed);
+void configure(const Settings& settings);
+const Settings& settings();
+const char* schedule_name(Schedule schedule);
+// "CPU emulation (2 threads, random schedule seeded by the lab's seed)": the settings, without
+// the seed when it is the run's own (the records hold that).
+std::string describe();
+
+// Launch records for the harness's structural checks: what the emulator ran between start and
+// stop, as CUPTI would report it on a GPU.
+struct LaunchRecord {
+  std::string name;
+  dim3 grid;
+  dim3 block;
+  long long static_shared_bytes = 0;  // the largest per block: the __shared__ variables declared
+  long long dynamic_shared_bytes = 0;
+};
+struct Recording {
+  std::vector<LaunchRecord> launches;
+  int memory_copies = 0;  // cudaMemcpy* calls
+};
+void start_recording();
+Recording stop_recording();
+
+}  // namespace emu

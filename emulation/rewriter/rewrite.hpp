@@ -1,0 +1,34 @@
+// Turns a CUDA source file into C++ that the host compiler builds against the emulator:
+//   - every launch `kernel<<<grid, block[, shared[, stream]]>>>(args)` becomes
+//     `::emu::launch(site, [&](auto&... a) { kernel(a...); }, grid, block[, ...])(args)`: only the
+//     prefix changes, so template kernels, multi-line launches and any argument list still work;
+//   - `extern __shared__ T name[];` becomes a pointer to the block's dynamic shared memory;
+//   - after each static `__shared__` declaration inside a function, a call notes its size, which
+//     the launch recorder reports as the kernel's static shared memory;
+//   - quoted includes are made absolute, because the output lives in the build tree;
+//   - `#line` directives keep compiler messages on the student's file and lines.
+// `__global__`, `__shared__`, `threadIdx`, `__syncthreads()` and the runtime API come from the
+// emulator's cuda_runtime.h, which the output includes first.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace emu::rewriter {
+
+struct RewriteOptions {
+  std::string source_path;       // for #line and for resolving quoted includes
+  bool resolve_includes = true;  // make `#include "x.h"` absolute when source_dir/x.h exists
+};
+
+struct RewriteResult {
+  std::string text;
+  std::vector<std::string> errors;  // "file:line: message", as compilers write them
+  int launches = 0;
+  int shared_declarations = 0;
+};
+
+RewriteResult rewrite(std::string_view source, const RewriteOptions& options);
+
+}  // namespace emu::rewriter

@@ -1,0 +1,167 @@
+// Device memory is host memory here. Every allocation gets its own mapping with inaccessible
+// pages on both sides, so that a kernel running far outside an allocation faults (and is reported
+// as cudaErrorIllegalAddress) instead of quietly corrupting the heap; small overruns land in the
+// harness's guard zones as on a GPU.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <map>
+#include <shared_mutex>
+
+#include "emu/runtime_api.hpp"
+#include "state.hpp"
+
+namespace emu::detail {
+namespace {
+
+constexpr std::size_t kGuardBytes = 64 * 1024;
+
+struct Mapping {
+  char* mapping;
+  std::size_t mapping_bytes;
+  std::size_t bytes;  // what was asked for
+};
+
+std::size_t page_size() {
+  static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+class Allocations {
+ public:
+  static Allocations& get() {
+    static Allocations allocations;
+    return allocations;
+  }
+
+  void* allocate(std::size_t bytes) {
+    const std::size_t page = page_size();
+    const std::size_t usable = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
+    const std::size_t total = usable + 2 * kGuardBytes;
+    void* mapping =
+        mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED) return nullptr;
+    char* start = static_cast<char*>(mapping) + kGuardBytes;
+    if (mprotect(start, usable, PROT_READ | PROT_WRITE) != 0) {
+      munmap(mapping, total);
+      return nullptr;
+    }
+    std::unique_lock lock(mutex_);
+    by_start_[start] = {static_cast<char*>(mapping), total, bytes};
+    return start;
+  }
+
+  bool release(void* pointer) {
+    Mapping mapping;
+    {
+      std::unique_lock lock(mutex_);
+      const auto it = by_start_.find(static_cast<char*>(pointer));
+      if (it == by_start_.end()) return false;
+      mapping = it->second;
+      by_start_.erase(it);
+    }
+    munmap(mapping.mapping, mapping.mapping_bytes);
+    return true;
+  }
+
+  std::optional<std::pair<const void*, std::size_t>> find(const void* pointer) const {
+    std::shared_lock lock(mutex_);
+    const char* p = static_cast<const char*>(pointer);
+    auto it = by_start_.upper_bound(const_cast<char*>(p));
+    if (it == by_start_.begin()) return std::nullopt;
+    --it;
+    if (p >= it->first + std::max<std::size_t>(it->second.bytes, 1)) return std::nullopt;
+    return std::pair<const void*, std::size_t>{it->first, it->second.bytes};
+  }
+
+  std::size_t total_bytes() const {
+    std::shared_lock lock(mutex_);
+    std::size_t total = 0;
+    for (const auto& [start, mapping] : by_start_) total += mapping.bytes;
+    return total;
+  }
+
+ private:
+  mutable std::shared_mutex mutex_;
+  std::map<char*, Mapping> by_start_;
+};
+
+cudaError_t allocate(void** pointer, std::size_t bytes) {
+  if (const cudaError_t sticky = Errors::get().surface(); sticky != cudaSuccess) return sticky;
+  if (!pointer) return Errors::get().set(cudaErrorInvalidValue);
+  *pointer = Allocations::get().allocate(bytes);
+  return *pointer ? cudaSuccess : Errors::get().set(cudaErrorMemoryAllocation);
+}
+
+cudaError_t release(void* pointer) {
+  if (const cudaError_t sticky = Errors::get().surface(); sticky != cudaSuccess) return sticky;
+  if (!pointer) return cudaSuccess;
+  return Allocations::get().release(pointer) ? cudaSuccess
+                                             : Errors::get().set(cudaErrorInvalidDevicePointer);
+}
+
+}  // namespace
+
+bool is_runtime_memory(const void* pointer) { return Allocations::get().find(pointer).has_value(); }
+
+std::optional<std::pair<const void*, std::size_t>> allocation_of(const void* pointer) {
+  return Allocations::get().find(pointer);
+}
+
+}  // namespace emu::detail
+
+using emu::detail::Errors;
+
+cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+  return emu::detail::allocate(pointer, bytes);
+}
+cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned int) {
+  return emu::detail::allocate(pointer, bytes);
+}
+cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) {
+  return emu::detail::allocate(pointer, bytes);
+}
+cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned int) {
+  return emu::detail::allocate(pointer, bytes);
+}
+cudaError_t cudaFree(void* pointer) { return emu::detail::release(pointer); }
+cudaError_t cudaFreeHost(void* pointer) { return emu::detail::release(pointer); }
+
+cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes,
+                            cudaMemcpyKind kind, cudaStream_t) {
+  if (const cudaError_t sticky = Errors::get().surface(); sticky != cudaSuccess) return sticky;
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) {
+    return Errors::get().set(cudaErrorInvalidMemcpyDirection);
+  }
+  if (bytes > 0 && (!destination || !source)) return Errors::get().set(cudaErrorInvalidValue);
+  emu::detail::Recorder::get().add_copy();
+  if (bytes > 0) std::memmove(destination, source, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
+                       cudaMemcpyKind kind) {
+  return cudaMemcpyAsync(destination, source, bytes, kind, nullptr);
+}
+
+cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t) {
+  if (const cudaError_t sticky = Errors::get().surface(); sticky != cudaSuccess) return sticky;
+  if (bytes > 0 && !pointer) return Errors::get().set(cudaErrorInvalidValue);
+  if (bytes > 0) std::memset(pointer, value, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
+  return cudaMemsetAsync(pointer, value, bytes, nullptr);
+}
+
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+  if (const cudaError_t sticky = Errors::get().surface(); sticky != cudaSuccess) return sticky;
+  const std::size_t total =
+      static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * emu::detail::page_size();
+  const std::size_t used = emu::detail::Allocations::get().total_bytes();
+  if (free_bytes) *free_bytes = used < total ? total - used : 0;
+  if (total_bytes) *total_bytes = total;
+  return cudaSuccess;
+}
