@@ -157,6 +157,30 @@ std::optional<Diagnosis> from_outside_reads(const DiagnosisInput& in) {
                   plural(changed, "output element", "output elements")));
 }
 
+// ---- rule: every element nearly right: the arithmetic is less precise than float32 -------
+
+// Reals only (integer checks are exact). Each wrong element is within 2^-9 of the output's scale
+// (its largest magnitude): far more than float32 rounding allows, far less than a lost term or a
+// wrong index gives. TF32 tensor cores, half precision or a fast approximate intrinsic do that.
+std::optional<Diagnosis> reduced_precision(const DiagnosisInput& in, const Counts& counts) {
+  if (in.tolerance.empty() || counts.nan > 0 || counts.wrong == 0) return std::nullopt;
+  double scale = 0;
+  for (float v : in.expected) scale = std::max(scale, std::fabs(static_cast<double>(v)));
+  if (scale == 0) return std::nullopt;
+  double worst = 0;
+  for (std::size_t i = 0; i < in.got.size(); ++i) {
+    if (is_right(in, i)) continue;
+    const double error = std::fabs(static_cast<double>(in.got[i]) - in.expected[i]);
+    if (!std::isfinite(error) || error > scale / 512) return std::nullopt;
+    worst = std::max(worst, error);
+  }
+  return make_diagnosis(
+      "reduced_precision",
+      fmt::format("{} wrong, each close to the right value (at most {:.2g} off, {:.2g} of the "
+                  "largest element) but beyond what float32 rounding allows",
+                  plural(counts.wrong, "element", "elements"), worst, worst / scale));
+}
+
 // ---- rule: the grid leaves the last rows or columns without threads ----------------------
 
 std::optional<Diagnosis> uncovered_border(const DiagnosisInput& in, const Counts& counts) {
@@ -516,6 +540,7 @@ std::optional<Diagnosis> diagnose_case(const DiagnosisInput& in) {
   if (auto d = from_shared_memory(in)) return d;
   if (auto d = from_outside_reads(in)) return d;
   if (auto d = uncovered_border(in, counts)) return d;
+  if (auto d = reduced_precision(in, counts)) return d;
   if (auto d = transposed(in)) return d;
   if (auto d = running_sums(in)) return d;
   if (auto d = from_product(in, counts)) return d;

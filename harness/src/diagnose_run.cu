@@ -9,7 +9,8 @@
 namespace harness {
 namespace {
 
-constexpr int kNanGuardByte = 0xFF;  // every float in the guard reads NaN
+constexpr int kNanGuardByte = 0xFF;     // every float in the guard reads NaN
+constexpr int kStableGuardByte = 0xB1;  // finite floats (-5.2e-9), one byte per input
 
 // Fills the shared memory of every multiprocessor with `value`. Shared memory is not cleared
 // between kernels, so the next kernel's shared arrays start from this: a kernel that reads shared
@@ -46,13 +47,15 @@ std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup,
   if (lab_run().context_lost) return std::nullopt;
   try {
     std::vector<std::unique_ptr<DeviceBuffer>> inputs;  // DeviceBuffer does not move
+    int index = 0;
     for (const auto& input : rerun.inputs) {
       const auto guard = DeviceBuffer::matrix_guard(input.cols);
+      // The same guard bytes in every experiment: a kernel that reads past its inputs must give
+      // the same output twice, or it would be taken for a race.
+      const int guard_byte =
+          setup == Setup::input_guards_nan ? kNanGuardByte : kStableGuardByte + index++;
       inputs.push_back(
-          setup == Setup::input_guards_nan
-              ? std::make_unique<DeviceBuffer>(input.name, input.values->size(), guard,
-                                               kNanGuardByte)
-              : std::make_unique<DeviceBuffer>(input.name, input.values->size(), guard));
+          std::make_unique<DeviceBuffer>(input.name, input.values->size(), guard, guard_byte));
       inputs.back()->upload(*input.values);
     }
     // Writes outside the output are diagnosed before any experiment runs; the guard only keeps

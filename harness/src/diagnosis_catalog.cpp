@@ -70,6 +70,17 @@ const std::vector<MistakeInfo> kCatalog{
     {"nan_everywhere", "NaN or garbage everywhere",
      "the output is NaN or garbage in many places: uninitialised values are used",
      "start sums at 0 and read only memory that was written (inputs, loaded tiles)"},
+    {"reduced_precision", "Less precise than float32",
+     "every wrong element is close to the right value but beyond float32 rounding: the products "
+     "or sums are computed at lower precision",
+     "use float multiplies and adds on the CUDA cores: no TF32 tensor cores, half precision, or "
+     "fast approximate intrinsics"},
+    {"library_kernel", "A library's kernel instead of your own",
+     "the kernel that ran is not compiled from your source: a library (cuBLAS) did the work",
+     "write and launch your own kernel; libraries are the reference, not an entry"},
+    {"tensor_cores", "Tensor cores instead of FP32",
+     "your kernel's machine code has tensor-core instructions (wmma, mma, TF32)",
+     "compute with float fused multiply-adds on the CUDA cores; the race is FP32"},
     {"memcpy_instead_of_kernel", "cudaMemcpy instead of a kernel",
      "the launcher copies with cudaMemcpy: the work must be done by your kernel",
      "launch your kernel and let its threads do the copying"},

@@ -107,6 +107,38 @@ TEST(Diagnose, WritesOutsideComeFirstWithTheFirstOffset) {
   EXPECT_NE(d->evidence.find("2 writes"), std::string::npos) << d->evidence;
 }
 
+// TF32-like rounding: every element off by about 2^-11 of the output's scale, far beyond the
+// float32 bound the tolerance gives, is named as less precise arithmetic.
+TEST(Diagnose, SmallErrorsEverywhereAreReducedPrecision) {
+  Product p(16, 64, 16);
+  std::vector<float> tolerance(p.c.size(), 1e-6f);
+  auto got = p.c;
+  for (std::size_t i = 0; i < got.size(); ++i) got[i] += (i % 2 ? 1 : -1) * 3e-3f;
+  auto in = input_for(p.c, got, p.m, p.n);
+  in.tolerance = tolerance;
+  in.product = p.inputs();
+  EXPECT_EQ(id_of(diagnose_case(in)), "reduced_precision");
+}
+
+// A wrong element off by a whole term is not a precision problem, even when the others are only
+// slightly off; and integer checks (no tolerance: exact) never get this diagnosis.
+TEST(Diagnose, LargeErrorsOrExactChecksAreNotReducedPrecision) {
+  Product p(16, 64, 16);
+  std::vector<float> tolerance(p.c.size(), 1e-6f);
+  auto got = p.c;
+  for (auto& v : got) v += 3e-3f;
+  got[17] += 5.0f;
+  auto in = input_for(p.c, got, p.m, p.n);
+  in.tolerance = tolerance;
+  in.product = p.inputs();
+  EXPECT_NE(id_of(diagnose_case(in)), "reduced_precision");
+  auto exact = input_for(p.c, got, p.m, p.n);
+  got[17] -= 5.0f;
+  exact.got = got;
+  exact.product = p.inputs();
+  EXPECT_NE(id_of(diagnose_case(exact)), "reduced_precision");
+}
+
 TEST(Diagnose, RefusedLaunchIsAGridTooSmall) {
   EXPECT_EQ(id_of(diagnose_launch_error("f(1): the kernel launch failed: cudaErrorInvalidValue "
                                         "(invalid argument); check the grid and block sizes")),

@@ -75,7 +75,15 @@ struct Batch {
   std::unique_ptr<ResultCache> cache;
   std::unique_ptr<GpuPool> gpus;
   std::unique_ptr<std::counting_semaphore<1024>> builds;
+  std::map<std::string, double> check_limits;  // from the reference solution's durations
 };
+
+// A check's time limit from the reference's duration: generous (ten times, and at least 20 s, for
+// a busy machine and a slower but honest kernel), but a hang no longer holds the GPU for the
+// spec's whole limit. Never above the spec's or the instructor's limit (run_checks takes the
+// smaller).
+constexpr double kLimitOverReference = 10;
+constexpr double kLeastCheckLimit = 20;
 
 std::vector<std::string> checks_of_kind(const harness::LabSpec& spec, bool speed) {
   std::vector<std::string> ids;
@@ -136,6 +144,7 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
       sandbox_program(batch.kit, submission_policy(batch.kit, scratch, batch.base_policy));
   request.seed = batch.seed;
   request.max_check_seconds = batch.options.max_check_seconds;
+  request.check_limits = batch.check_limits;
   request.policy = submission_policy(batch.kit, scratch, batch.base_policy);
   request.policy.gpu = true;
   request.interrupted = &g_interrupted;
@@ -275,6 +284,17 @@ bool run_reference(Batch& batch) {
                  "warning: %d check(s) were skipped for the reference solution (%s): no usable "
                  "GPU, so every submission's checks will be skipped too\n",
                  skipped, outcome.records.front().reason.c_str());
+  }
+  std::string limits;
+  for (const auto& record : outcome.records) {
+    if (record.verdict != Verdict::pass || record.duration_s <= 0) continue;
+    const double limit = std::max(kLeastCheckLimit, kLimitOverReference * record.duration_s);
+    batch.check_limits[record.check] = limit;
+    limits += fmt::format("{}{} {:.0f} s", limits.empty() ? "" : ", ", record.check, limit);
+  }
+  if (!limits.empty()) {
+    std::fprintf(stderr, "time limits from the reference's durations (x%.0f, at least %.0f s): %s\n",
+                 kLimitOverReference, kLeastCheckLimit, limits.c_str());
   }
   batch.attestation = attestation_of(outcome.records);
   std::fprintf(stderr, "reference solution: %zu exact outputs to check submissions against\n",

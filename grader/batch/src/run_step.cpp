@@ -88,6 +88,12 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
   RunOutcome outcome;
   std::map<std::string, CheckRecord> decided;
   std::vector<std::string> remaining = request.checks;
+  std::vector<std::string> hung;  // checks stopped for running past their limits
+  const auto limit_of = [&](const std::string& id) {
+    const double own = check_seconds(kit.spec, id, request.max_check_seconds);
+    const auto tighter = request.check_limits.find(id);
+    return tighter != request.check_limits.end() ? std::min(own, tighter->second) : own;
+  };
 
   while (!remaining.empty()) {
     if (request.interrupted && request.interrupted->load()) {
@@ -101,7 +107,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
     double budget = request.startup_seconds;
     for (const auto& id : remaining) {
       filter += (filter.empty() ? "" : ":") + id;
-      budget += check_seconds(kit.spec, id, request.max_check_seconds);
+      budget += limit_of(id);
     }
 
     sandbox::Policy policy = request.policy;
@@ -153,7 +159,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
             "no check started within {:.0f} s (a hang before main or between checks?)",
             request.startup_seconds);
       }
-      const double limit = check_seconds(kit.spec, *observed.running, request.max_check_seconds);
+      const double limit = limit_of(*observed.running);
       const std::chrono::duration<double> ran = Clock::now() - observed.running_since;
       if (ran.count() <= limit) return std::nullopt;
       stop_check = *observed.running;
@@ -257,6 +263,20 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
       progress = true;
     }
     std::erase_if(remaining, [&](const std::string& id) { return decided.count(id) > 0; });
+    if (!culprit.empty() && (result.stopped || result.timed_out)) hung.push_back(culprit);
+    if (static_cast<int>(hung.size()) >= request.max_hangs && !remaining.empty()) {
+      std::string names;
+      for (const auto& id : hung) names += (names.empty() ? "" : ", ") + id;
+      for (const auto& id : remaining) {
+        decided[id] = grader_record(
+            kit.spec, id, Verdict::fail,
+            fmt::format("not run: {} checks ran past their time limits ({}); a kernel that hangs "
+                        "twice would hang here too",
+                        hung.size(), names));
+      }
+      remaining.clear();
+      break;
+    }
     if (!progress) {
       for (const auto& id : remaining) {
         auto record =

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     channel->send_started(check);
     if (scenario == "crash_second" && check == "Lab.Second") std::raise(SIGSEGV);
     if (scenario == "hang_first" && check == "Lab.First") pause();
+    if (scenario == "hang_all") pause();
     if (scenario == "exit_in_second" && check == "Lab.Second") std::exit(0);
     if (scenario == "forge_nonce") {
       // Records stamped with a made-up nonce, as a kernel that writes to the pipe itself would.

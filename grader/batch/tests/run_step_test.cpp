@@ -29,9 +29,11 @@ Kit fake_kit() {
   return kit;
 }
 
-RunOutcome run_scenario(const std::string& scenario, double startup_seconds = 30) {
+RunOutcome run_scenario(const std::string& scenario, double startup_seconds = 30,
+                        std::map<std::string, double> check_limits = {}) {
   const auto kit = fake_kit();
   RunRequest request;
+  request.check_limits = std::move(check_limits);
   request.program = FAKE_LAB_PATH;
   request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
   request.seed = 42;
@@ -71,6 +73,30 @@ TEST(RunChecks, ACheckPastItsLimitIsStoppedAndTheRestRunAgain) {
   EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::pass, Verdict::pass}));
   EXPECT_NE(outcome.records[0].reason.find("past its 2 s limit"), std::string::npos)
       << outcome.records[0].reason;
+}
+
+// Limits from the reference's durations are tighter than the spec's; never looser.
+TEST(RunChecks, ATighterLimitStopsAHangSooner) {
+  const auto begin = std::chrono::steady_clock::now();
+  const auto outcome = run_scenario("hang_first", 30, {{"Lab.First", 1}, {"Lab.Second", 50}});
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - begin;
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::pass, Verdict::pass}));
+  EXPECT_NE(outcome.records[0].reason.find("past its 1 s limit"), std::string::npos)
+      << outcome.records[0].reason;
+  EXPECT_LT(took.count(), 1.9);
+}
+
+// A kernel that hangs in every check costs two limits, not one per check.
+TEST(RunChecks, AfterTwoHangsTheRestAreNotRun) {
+  const auto outcome = run_scenario("hang_all");
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::fail, Verdict::fail}));
+  EXPECT_NE(outcome.records[1].reason.find("past its 2 s limit"), std::string::npos)
+      << outcome.records[1].reason;
+  EXPECT_NE(outcome.records[2].reason.find("not run: 2 checks ran past their time limits "
+                                           "(Lab.First, Lab.Second)"),
+            std::string::npos)
+      << outcome.records[2].reason;
+  EXPECT_EQ(outcome.processes, 2);
 }
 
 TEST(RunChecks, AHangBeforeAnyCheckIsStoppedWithoutWaitingForTheWholeBudget) {

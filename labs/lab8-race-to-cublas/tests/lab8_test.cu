@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "harness/check.hpp"
+#include "harness/diagnose.hpp"
 #include "harness/matmul.hpp"
 #include "harness/matmul_checks.hpp"
 #include "harness/matmul_spec.hpp"
@@ -127,6 +128,8 @@ LAB_CHECK(Sgemm, PlainFp32) {
       check.set_verdict(Verdict::fail, fmt::format("sgemm launched {}, a library's kernel: the "
                                                    "race is for your own kernels",
                                                    launch.name));
+      check.diagnose(harness::make_diagnosis(
+          "library_kernel", fmt::format("the launch recorder saw {}", launch.name)));
       return;
     }
     if (sass.empty()) continue;
@@ -136,6 +139,9 @@ LAB_CHECK(Sgemm, PlainFp32) {
                         fmt::format("sgemm launched {}, which is not compiled into this program "
                                     "(a library's kernel?): the race is for your own kernels",
                                     launch.name));
+      check.diagnose(harness::make_diagnosis(
+          "library_kernel",
+          fmt::format("{} ran but is not in this program's machine code", launch.name)));
       return;
     }
     if (harness::sass_uses_tensor_cores(it->second)) {
@@ -143,6 +149,8 @@ LAB_CHECK(Sgemm, PlainFp32) {
                         fmt::format("{} uses tensor-core instructions (wmma, mma or TF32): the "
                                     "race is for FP32 on the CUDA cores",
                                     launch.name));
+      check.diagnose(harness::make_diagnosis(
+          "tensor_cores", fmt::format("cuobjdump shows tensor-core instructions in {}", launch.name)));
       return;
     }
   }

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct RunRequest {
   int gpu = 0;                      // CUDA device number (CUDA_VISIBLE_DEVICES)
   std::uint64_t seed = 0;
   double max_check_seconds = 0;  // 0: each check's own timeout_s from the spec
+  // Tighter limits for some checks (from the reference solution's durations); never above the
+  // limit above.
+  std::map<std::string, double> check_limits;
+  // A kernel that hangs usually hangs in every check: after this many checks ran past their
+  // limits, the rest are not run (each hang would hold the GPU for its whole limit).
+  int max_hangs = 2;
   // Allowed for the program to start (CUDA context, cuBLAS) and to go from one check to the next:
   // silence longer than this with no check running ends the process.
   double startup_seconds = 30;

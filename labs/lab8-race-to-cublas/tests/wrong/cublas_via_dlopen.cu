@@ -1,4 +1,5 @@
 // must-fail: Sgemm.PlainFp32
+// diagnosis: library_kernel
 // Known wrong: right answers, but from cuBLAS, opened at run time (the harness never links it, so
 // a plain call would not build). The launch recorder sees cuBLAS's kernel, which is not compiled
 // into the program.

@@ -1,4 +1,5 @@
 // must-fail: Sgemm.Integers Sgemm.Reals
+// diagnosis: unwritten grid_too_small
 // Known wrong: a 32x32 tiled kernel that assumes m, k and n are multiples of the tile: the grid
 // and the loop over k are rounded down, so the partial tiles at the edges of C are never written
 // and the last k % 32 terms of every sum are lost.
