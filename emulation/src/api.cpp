@@ -167,6 +167,12 @@ cudaError_t cudaGetDeviceCount(int* count) {
   return cudaSuccess;
 }
 
+cudaError_t cudaDeviceGetPCIBusId(char* id, int length, int device) {
+  EMU_SURFACE();
+  if (!id || length <= 0 || device != 0) return Errors::get().set(cudaErrorInvalidValue);
+  return Errors::get().set(cudaErrorNotSupported);
+}
+
 cudaError_t cudaGetDevice(int* device) {
   EMU_SURFACE();
   if (!device) return Errors::get().set(cudaErrorInvalidValue);

@@ -42,6 +42,9 @@ RecordedActivity LaunchRecorder::stop() {
   return activity;
 }
 
+// Registers, spills and occupancy come from the GPU's compiled kernels: the CPU has none to report.
+std::vector<KernelFacts> kernel_facts(const RecordedActivity&) { return {}; }
+
 std::string describe_launch(const KernelLaunch& launch) {
   return fmt::format("{}: grid ({}, {}, {}) x block ({}, {}, {})", launch.name, launch.grid[0],
                      launch.grid[1], launch.grid[2], launch.block[0], launch.block[1],

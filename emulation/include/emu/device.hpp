@@ -54,7 +54,8 @@ inline T* dynamic_shared() {
 #define __shared__ static thread_local
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __align__(n) alignas(n)
+// GNU spelling: unlike alignas it may stand among the decl-specifiers, after __shared__.
+#define __align__(n) __attribute__((aligned(n)))
 #define __syncthreads() ::emu::detail::barrier(__FILE__, __LINE__)
 #define __syncthreads_count(p) ::emu::detail::barrier_reduce((p) ? 1 : 0, 0, __FILE__, __LINE__)
 #define __syncthreads_and(p) ::emu::detail::barrier_reduce((p) ? 1 : 0, 1, __FILE__, __LINE__)

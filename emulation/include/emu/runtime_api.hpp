@@ -62,6 +62,8 @@ cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
+// No PCI bus: the emulated device has none (NVML health checks then have nothing to ask).
+cudaError_t cudaDeviceGetPCIBusId(char* id, int length, int device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device);
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device);

@@ -1,5 +1,6 @@
 // must-fail: Sgemm.PlainFp32
 // diagnosis: library_kernel
+// emulation: not built (cuBLAS kernels cannot run on the CPU)
 // Known wrong: right answers, but from cuBLAS, opened at run time (the harness never links it, so
 // a plain call would not build). The launch recorder sees cuBLAS's kernel, which is not compiled
 // into the program.

@@ -1,5 +1,6 @@
 // must-fail: Sgemm.Reals Sgemm.PlainFp32
 // diagnosis: reduced_precision tensor_cores
+// emulation: not built (wmma tensor-core code has no CPU emulation)
 // Known wrong: tensor cores in TF32 (wmma, 16x16x8 tiles): 8x the speed of FP32 on an H100, but
 // the inputs are rounded to 10 bits of mantissa, which the real-valued checks' FP32 error bound
 // catches; the structure check finds the HMMA instructions in the machine code. Each warp computes
