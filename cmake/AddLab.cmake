@@ -256,7 +256,8 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     endif()
     set(target ${lab}_${name})
     labs_device_sources(variant_sources ${target} "${file}")
-    add_executable(${target} ${variant_sources})
+    # Not in `all`: built by all_known_wrong (CI without a GPU only needs them for the emulation).
+    add_executable(${target} EXCLUDE_FROM_ALL ${variant_sources})
     target_link_libraries(${target} PRIVATE ${lab}_checks)
     # `make all_known_wrong`: every starter and known-wrong kernel, without the rest of `all`.
     if(NOT TARGET all_known_wrong)

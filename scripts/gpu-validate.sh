@@ -14,7 +14,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,temperature.gpu --forma
 
 echo "== solutions, self-tests, known-wrong kernels =="
 cmake -S "$root" -B "$work/ci" -DLABS_USE_SOLUTIONS=ON -DLABS_BUILD_SELF_TESTS=ON > "$out/configure-ci.log" 2>&1 || { tail -30 "$out/configure-ci.log"; exit 1; }
-cmake --build "$work/ci" --target all all_labs -j "$(nproc)" > "$out/build-ci.log" 2>&1 || { grep -E "error" -A3 "$out/build-ci.log" | head -60; exit 1; }
+cmake --build "$work/ci" --target all all_labs all_known_wrong -j "$(nproc)" > "$out/build-ci.log" 2>&1 || { grep -E "error" -A3 "$out/build-ci.log" | head -60; exit 1; }
 (cd "$work/ci" && ctest -j 4 --output-on-failure --output-junit "$out/junit-ci.xml" ${CTEST_EXTRA:-} > "$out/ctest-ci.log" 2>&1)
 tail -25 "$out/ctest-ci.log"
 tar -C "$work/ci" -czf "$out/ci-results.tar.gz" results reports
