@@ -27,12 +27,13 @@ for backend in ${LABS_CI_BACKENDS:-cuda emulation}; do
       # tests need a GPU, are checked by the emulation pass instead.
       targets="all all_labs all_known_wrong"
       if ! nvidia-smi -L > /dev/null 2>&1; then
-        targets="all all_labs"
+        targets="all"
         if [ -z "${CUDAARCHS:-}" ]; then
           export CUDAARCHS=90-real
         fi
-        echo "run-tests: no GPU: the cuda build compiles for ${CUDAARCHS} and leaves out the" \
-          "known-wrong kernels (their tests say 'not built'; the emulation pass runs them)"
+        echo "run-tests: no GPU: the cuda build compiles the harness and the checks for" \
+          "${CUDAARCHS}; the lab programs and known-wrong kernels, whose tests need a GPU, are" \
+          "left out (their tests say 'not built'; the emulation pass builds and runs them)"
       fi
       (cd "$root" && cmake --preset ci)
       # shellcheck disable=SC2086
@@ -41,7 +42,13 @@ for backend in ${LABS_CI_BACKENDS:-cuda emulation}; do
         status=1
       ;;
     emulation)
-      (cd "$root" && cmake --preset ci-emulation)
+      # The grader is host code, the same for both backends: take the cuda pass's labgrade.
+      labgrade_option=""
+      if [ -x "$root/build-ci/grader/labgrade" ]; then
+        labgrade_option="-DLABS_LABGRADE=$root/build-ci/grader/labgrade"
+      fi
+      # shellcheck disable=SC2086
+      (cd "$root" && cmake --preset ci-emulation $labgrade_option)
       # The labs, their starters and known-wrong kernels and the emulator's own tests; the
       # framework's other tests ran in the cuda pass.
       cmake --build "$root/build-ci-emulation" -j "$jobs" --target all_labs all_known_wrong \
