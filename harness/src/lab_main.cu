@@ -141,9 +141,10 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(run.seed), static_cast<unsigned long long>(run.seed),
               static_cast<unsigned long long>(run.seed));
   if (run.emulated) {
-    std::printf("Backend: %s (no GPU: correctness and launch shapes are checked, speed is not "
-                "measured; LABS_EMU_SCHEDULE=forward|reverse|random)\n",
-                run.backend.c_str());
+    std::printf(
+        "Backend: %s (no GPU: correctness and launch shapes are checked, speed is not "
+        "measured; LABS_EMU_SCHEDULE=forward|reverse|random)\n",
+        run.backend.c_str());
   } else if (run.device) {
     std::printf("GPU: %s (compute capability %s, driver %s)\n", run.device->name.c_str(),
                 run.device->compute_capability.c_str(), run.device->driver_version.c_str());

@@ -140,7 +140,7 @@ TEST(Roofline, PlacesTheKernelAtItsIntensityAndRate) {
   EXPECT_NE(svg.find("memory: 2985 GB/s"), std::string::npos);
   EXPECT_NE(svg.find("cuBLAS: 51100 GFLOP/s"), std::string::npos);
   EXPECT_NE(svg.find("tiled &lt;4096&gt;"), std::string::npos);  // escaped
-  EXPECT_EQ(count_of(svg, "class=\"point-student\""), 2u);          // the point and the legend
+  EXPECT_EQ(count_of(svg, "class=\"point-student\""), 2u);       // the point and the legend
   // Without the roofs of the run there is no chart.
   auto bare = t;
   bare.memcpy_gbps = 0;
@@ -165,8 +165,9 @@ TEST(Roofline, FasterKernelsSitHigher) {
 }
 
 TEST(TimesChart, ThreeKernelsSideBySide) {
-  const std::vector<reports::detail::TimeBar> bars{
-      {"row per thread", 330, false}, {"column per thread", 150, false}, {"naive <element>", 3.2, true}};
+  const std::vector<reports::detail::TimeBar> bars{{"row per thread", 330, false},
+                                                   {"column per thread", 150, false},
+                                                   {"naive <element>", 3.2, true}};
   const auto svg = reports::detail::times_svg(bars, "Median times at 2048x2048");
   EXPECT_EQ(count_of(svg, "class=\"bar-student\""), 2u);
   EXPECT_EQ(count_of(svg, "class=\"bar-reference\""), 1u);

@@ -293,7 +293,8 @@ bool run_reference(Batch& batch) {
     limits += fmt::format("{}{} {:.0f} s", limits.empty() ? "" : ", ", record.check, limit);
   }
   if (!limits.empty()) {
-    std::fprintf(stderr, "time limits from the reference's durations (x%.0f, at least %.0f s): %s\n",
+    std::fprintf(stderr,
+                 "time limits from the reference's durations (x%.0f, at least %.0f s): %s\n",
                  kLimitOverReference, kLeastCheckLimit, limits.c_str());
   }
   batch.attestation = attestation_of(outcome.records);

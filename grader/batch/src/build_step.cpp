@@ -63,8 +63,9 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
       objects.pop_back();
       build.output += fmt::format("\n{} does not compile ({}): graded without it\n", name,
                                   sandbox::describe(compiled));
-      build.notes.push_back(name + " does not compile: graded without it (see the compiler's "
-                                   "messages in the report)");
+      build.notes.push_back(name +
+                            " does not compile: graded without it (see the compiler's "
+                            "messages in the report)");
       continue;
     }
     if (compiled.timed_out || compiled.stopped) {

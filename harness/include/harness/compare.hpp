@@ -11,7 +11,7 @@
 namespace harness {
 
 struct CompareOptions {
-  int max_listed = 10;     // mismatches listed by position
+  int max_listed = 10;      // mismatches listed by position
   int max_map_cells = 128;  // error map cells per side (large matrices are downsampled)
 };
 

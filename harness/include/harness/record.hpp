@@ -72,7 +72,7 @@ struct Diagnosis {
   std::string summary;   // one line: the likely mistake
   std::string evidence;  // what in the output (or an experiment) shows it
   std::string hint;      // where to look in the code
-  std::string handout;   // anchor of the handout section that explains it, e.g. "#transposed-result"
+  std::string handout;  // anchor of the handout section that explains it, e.g. "#transposed-result"
   std::vector<std::string> also;  // other mistakes that fit the same evidence equally well
 };
 
@@ -136,9 +136,9 @@ struct Timing {
   double reference_median_ms = 0;
   double reference_rate = 0;
   double reference_spread = 0;
-  double ratio = 0;      // rate / reference_rate
-  double threshold = 0;  // ratio needed to pass
-  std::string output_digest;  // digest of the timed kernel's (exact) output, as in CaseResult
+  double ratio = 0;                 // rate / reference_rate
+  double threshold = 0;             // ratio needed to pass
+  std::string output_digest;        // digest of the timed kernel's (exact) output, as in CaseResult
   std::vector<TimingRound> rounds;  // empty for a single measurement
   // For the roofline chart: the work of one call (floating-point operations and the bytes a call
   // must move at least) and the ceilings measured in the same run (0: not measured).

@@ -150,7 +150,8 @@ LAB_CHECK(Sgemm, PlainFp32) {
                                     "race is for FP32 on the CUDA cores",
                                     launch.name));
       check.diagnose(harness::make_diagnosis(
-          "tensor_cores", fmt::format("cuobjdump shows tensor-core instructions in {}", launch.name)));
+          "tensor_cores",
+          fmt::format("cuobjdump shows tensor-core instructions in {}", launch.name)));
       return;
     }
   }
