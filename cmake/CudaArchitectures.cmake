@@ -9,26 +9,16 @@ endif()
 set(LABS_FALLBACK_CUDA_ARCHITECTURES "75-real;80-real;90"
     CACHE STRING "CUDA architectures used when no GPU is found at configure time")
 
-find_program(LABS_NVIDIA_SMI nvidia-smi)
-set(_labs_gpu_found FALSE)
-if(LABS_NVIDIA_SMI)
-  execute_process(COMMAND "${LABS_NVIDIA_SMI}" --query-gpu=compute_cap --format=csv,noheader
-                  RESULT_VARIABLE _labs_smi_result OUTPUT_VARIABLE _labs_smi_output
-                  ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE TIMEOUT 20)
-  if(_labs_smi_result EQUAL 0 AND _labs_smi_output MATCHES "[0-9]+\\.[0-9]+")
-    set(_labs_gpu_found TRUE)
-  endif()
-endif()
-
-if(_labs_gpu_found)
+include("${CMAKE_CURRENT_LIST_DIR}/GpuProbe.cmake")
+if(LABS_GPU_FOUND)
   # "native" asks the driver at compile time, which a sandboxed build without the GPU's device
   # nodes cannot do (nvcc crashes): the grading kit uses the capabilities read here instead.
-  string(REGEX MATCHALL "[0-9]+\\.[0-9]+" _labs_caps "${_labs_smi_output}")
+  string(REGEX MATCHALL "[0-9]+\\.[0-9]+" _labs_caps "${LABS_GPU_COMPUTE_CAPS}")
   list(TRANSFORM _labs_caps REPLACE "\\." "")
   list(REMOVE_DUPLICATES _labs_caps)
   set(LABS_NATIVE_CUDA_ARCHITECTURES "${_labs_caps}" CACHE INTERNAL "compute capabilities found")
   set(CMAKE_CUDA_ARCHITECTURES native CACHE STRING "CUDA architectures")
-  message(STATUS "CUDA architectures: native (GPU compute capability ${_labs_smi_output})")
+  message(STATUS "CUDA architectures: native (GPU compute capability ${LABS_GPU_COMPUTE_CAPS})")
 else()
   set(CMAKE_CUDA_ARCHITECTURES "${LABS_FALLBACK_CUDA_ARCHITECTURES}" CACHE STRING "CUDA architectures")
   message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (no GPU found at configure time)")
