@@ -1,3 +1,4 @@
+include_guard(GLOBAL)
 # GPU tests under `ctest -j`: each takes a GPU of its own through ctest's resource allocation.
 # At configure time scripts/ctest-gpu-resources.sh writes <build>/gpu-resources.json (one "gpus"
 # resource of one slot per GPU) and CTEST_RESOURCE_SPEC_FILE points ctest at it, so a plain

@@ -1,5 +1,7 @@
 #include "harness/compare.hpp"
 
+#include "harness/digest_term.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -26,18 +28,16 @@ ErrorMap make_empty_map(long long rows, long long cols, int max_cells) {
 }  // namespace
 
 std::string output_digest(const float* values, std::size_t count) {
-  std::uint64_t hash = 1469598103934665603ULL;
+  std::uint64_t sum = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const float value = values[i] == 0.0f ? 0.0f : values[i];
     std::uint32_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    for (int byte = 0; byte < 4; ++byte) {
-      hash ^= (bits >> (8 * byte)) & 0xFFu;
-      hash *= 1099511628211ULL;
-    }
+    std::memcpy(&bits, &values[i], sizeof bits);
+    sum += digest_term(i, bits);
   }
-  return fmt::format("{:016x}", hash);
+  return format_digest(sum);
 }
+
+std::string format_digest(std::uint64_t sum) { return fmt::format("{:016x}", sum); }
 
 CaseResult compare_matrices(const std::vector<float>& expected, const std::vector<float>& got,
                             long long rows, long long cols, const std::vector<float>& tolerance,

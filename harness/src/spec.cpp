@@ -1,5 +1,7 @@
 #include "harness/spec.hpp"
 
+#include <algorithm>
+
 #include <fstream>
 #include <set>
 
@@ -182,6 +184,17 @@ LabSpec parse_spec(const json& document, const std::string& source) {
                         source, where));
       }
       check.full_points_at_share = full->get<double>();
+    }
+    // "timed_with": an earlier speed check at the same size whose runs time this one too.
+    if (const auto with = entry.find("timed_with"); with != entry.end()) {
+      const auto earlier = std::find_if(spec.checks.begin(), spec.checks.end(), [&](const auto& c) {
+        return with->is_string() && c.id == with->get<std::string>() && c.kind == "speed";
+      });
+      if (check.kind != "speed" || earlier == spec.checks.end()) {
+        throw SpecError(fmt::format("{}: {}: 'timed_with' must name an earlier speed check, on a "
+                                    "speed check; got {}",
+                                    source, where, with->dump()));
+      }
     }
     spec.checks.push_back(std::move(check));
   }

@@ -25,42 +25,52 @@ std::string current_pci_bus_id() {
 
 }  // namespace
 
-Timing measure_against(const std::string& size, const std::string& rate_unit,
-                       const TimedWork& student, const TimedWork& reference,
-                       const TimingOptions& options) {
-  // Reference first in each round; both see the same flushed cache and the same clocks.
-  const std::vector<std::function<void()>> functions{reference.run, student.run};
+std::vector<Timing> measure_against_each(const std::string& size, const std::string& rate_unit,
+                                         const TimedWork& student,
+                                         const std::vector<TimedWork>& references,
+                                         const TimingOptions& options) {
+  // The references first in each round; all see the same flushed cache and the same clocks.
+  std::vector<std::function<void()>> functions;
+  for (const auto& reference : references) functions.push_back(reference.run);
+  functions.push_back(student.run);
   const auto bus_id = current_pci_bus_id();
   const auto before = sample_gpu_health(bus_id);
   const auto measured = time_alternating(functions, options);
   const auto after = sample_gpu_health(bus_id);
-  const auto& ref = measured[0];
-  const auto& own = measured[1];
-  Timing t;
-  t.size = size;
-  t.rate_unit = rate_unit;
-  t.repetitions = static_cast<int>(own.samples_ms.size());
-  t.median_ms = own.median_ms;
-  t.min_ms = own.min_ms;
-  t.max_ms = own.max_ms;
-  t.spread = own.spread();
-  t.rate = student.work / (own.median_ms * 1e-3) / 1e9;
-  t.reference_name = reference.name;
-  t.reference_median_ms = ref.median_ms;
-  t.reference_spread = ref.spread();
-  t.reference_rate = reference.work / (ref.median_ms * 1e-3) / 1e9;
-  t.ratio = t.reference_rate > 0 ? t.rate / t.reference_rate : 0;
-  t.health = judge_gpu_health(before, after);
-  return t;
+  const auto& own = measured.back();
+  std::vector<Timing> timings;
+  for (std::size_t r = 0; r < references.size(); ++r) {
+    const auto& ref = measured[r];
+    Timing t;
+    t.size = size;
+    t.rate_unit = rate_unit;
+    t.repetitions = static_cast<int>(own.samples_ms.size());
+    t.median_ms = own.median_ms;
+    t.min_ms = own.min_ms;
+    t.max_ms = own.max_ms;
+    t.spread = own.spread();
+    t.rate = student.work / (own.median_ms * 1e-3) / 1e9;
+    t.reference_name = references[r].name;
+    t.reference_median_ms = ref.median_ms;
+    t.reference_spread = ref.spread();
+    t.reference_rate = references[r].work / (ref.median_ms * 1e-3) / 1e9;
+    t.ratio = t.reference_rate > 0 ? t.rate / t.reference_rate : 0;
+    t.health = judge_gpu_health(before, after);
+    timings.push_back(std::move(t));
+  }
+  return timings;
 }
 
-Timing measure_rounds(const std::string& size, const std::string& rate_unit,
-                      const TimedWork& student, const TimedWork& reference,
-                      const TimingOptions& options, int rounds) {
-  std::vector<Timing> measured;
-  for (int r = 0; r < std::max(1, rounds); ++r) {
-    measured.push_back(measure_against(size, rate_unit, student, reference, options));
-  }
+Timing measure_against(const std::string& size, const std::string& rate_unit,
+                       const TimedWork& student, const TimedWork& reference,
+                       const TimingOptions& options) {
+  return measure_against_each(size, rate_unit, student, {reference}, options).front();
+}
+
+namespace {
+
+// The round with the median ratio, with every round listed and the widest spreads.
+Timing combine_rounds(const std::vector<Timing>& measured) {
   if (measured.size() == 1) return measured.front();  // a single measurement, as before
   std::vector<Timing> by_ratio = measured;
   std::sort(by_ratio.begin(), by_ratio.end(),
@@ -74,6 +84,30 @@ Timing measure_rounds(const std::string& size, const std::string& rate_unit,
     t.rounds.push_back({m.median_ms, m.spread, m.reference_median_ms, m.reference_spread, m.ratio});
   }
   return t;
+}
+
+}  // namespace
+
+std::vector<Timing> measure_rounds_each(const std::string& size, const std::string& rate_unit,
+                                        const TimedWork& student,
+                                        const std::vector<TimedWork>& references,
+                                        const TimingOptions& options, int rounds) {
+  std::vector<std::vector<Timing>> per_reference(references.size());
+  for (int r = 0; r < std::max(1, rounds); ++r) {
+    auto measured = measure_against_each(size, rate_unit, student, references, options);
+    for (std::size_t i = 0; i < references.size(); ++i) {
+      per_reference[i].push_back(std::move(measured[i]));
+    }
+  }
+  std::vector<Timing> combined;
+  for (const auto& measured : per_reference) combined.push_back(combine_rounds(measured));
+  return combined;
+}
+
+Timing measure_rounds(const std::string& size, const std::string& rate_unit,
+                      const TimedWork& student, const TimedWork& reference,
+                      const TimingOptions& options, int rounds) {
+  return measure_rounds_each(size, rate_unit, student, {reference}, options, rounds).front();
 }
 
 namespace {

@@ -86,6 +86,31 @@ TEST(Spec, NamesTheFieldThatIsWrong) {
   expect_spec_error(doc, "timeout_s");
 }
 
+// "timed_with" lets a speed check take its timing from an earlier one's runs: it must name an
+// earlier speed check, or the later check would silently time nothing it was meant to share.
+TEST(Spec, TimedWithNamesAnEarlierSpeedCheck) {
+  auto doc = valid_spec();
+  doc["checks"].push_back(json::parse(R"({"id": "Copy.Share", "kind": "speed", "title": "share",
+                                          "points": 0, "timed_with": "Copy.Speed"})"));
+  EXPECT_NO_THROW(parse_spec(doc, "spec.json"));
+
+  auto later = doc;
+  later["checks"][2]["timed_with"] = "Copy.Later";  // no such check before it
+  expect_spec_error(later, "'timed_with' must name an earlier speed check");
+
+  auto not_speed = doc;
+  not_speed["checks"][2]["timed_with"] = "Copy.Correctness";
+  expect_spec_error(not_speed, "'timed_with'");
+
+  auto on_correctness = doc;
+  on_correctness["checks"][0]["timed_with"] = "Copy.Speed";
+  expect_spec_error(on_correctness, "'timed_with'");
+
+  auto not_text = doc;
+  not_text["checks"][2]["timed_with"] = 3;
+  expect_spec_error(not_text, "'timed_with'");
+}
+
 TEST(Spec, ParameterErrorsNameCheckAndKey) {
   auto doc = valid_spec();
   doc["checks"][0]["sizes"] = json::parse("[[32, 0]]");

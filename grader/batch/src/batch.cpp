@@ -24,6 +24,7 @@
 #include "batch/progress.hpp"
 #include "batch/run_step.hpp"
 #include "batch/submission_digest.hpp"
+#include "batch/timeline.hpp"
 #include "batch/verify.hpp"
 #include "exports/exports.hpp"
 #include "harness/grade.hpp"
@@ -76,6 +77,7 @@ struct Batch {
   std::unique_ptr<GpuPool> gpus;
   std::unique_ptr<std::counting_semaphore<1024>> builds;
   std::map<std::string, double> check_limits;  // from the reference solution's durations
+  std::unique_ptr<Timeline> timeline;
 };
 
 // A check's time limit from the reference's duration: generous (ten times, and at least 20 s, for
@@ -125,9 +127,12 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
 
   BuildResult build;
   {
+    batch.timeline->mark(slug, "build", "wait");
     batch.builds->acquire();
+    batch.timeline->mark(slug, "build", "start");
     build = build_submission(batch.kit, scratch, batch.base_policy, batch.options.build_seconds);
     batch.builds->release();
+    batch.timeline->mark(slug, "build", "end");
   }
   if (!build.ok) {
     outcome.status = build.status;
@@ -156,14 +161,19 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
     if (request.checks.empty()) return;
     auto [device, gate] = batch.gpus->least_busy();
     request.gpu = device;
+    const auto phase = fmt::format("{}@{}", speed ? "speed" : "correctness", device);
+    batch.timeline->mark(slug, phase, "wait");
     RunOutcome ran;
     if (speed) {
       ExclusiveUse alone(*gate);
+      batch.timeline->mark(slug, phase, "start");
       ran = run_checks(batch.kit, request);
     } else {
       SharedUse shared(*gate);
+      batch.timeline->mark(slug, phase, "start");
       ran = run_checks(batch.kit, request);
     }
+    batch.timeline->mark(slug, phase, "end");
     for (auto& record : ran.records) outcome.records.push_back(std::move(record));
     problems.insert(problems.end(), ran.problems.begin(), ran.problems.end());
   };
@@ -368,7 +378,7 @@ bool inside(const fs::path& path, const fs::path& folder) {
 }  // namespace
 
 int run_batch(const BatchOptions& options) {
-  Batch batch{options, {}, {}, {}, 0, {}, {}, {}, {}};
+  Batch batch{options, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}};
   try {
     batch.kit = load_kit(options.kit_dir);
   } catch (const KitError& error) {
@@ -403,6 +413,7 @@ int run_batch(const BatchOptions& options) {
 
   batch.state = options.state_dir.empty() ? options.out / ".labgrade" : options.state_dir;
   fs::create_directories(batch.state);
+  batch.timeline = std::make_unique<Timeline>(batch.state / "timeline.csv");
   batch.base_policy.isolate = !options.unsandboxed;
   batch.base_policy.memory_bytes = options.memory_bytes;
   batch.base_policy.max_processes = options.max_processes;
@@ -472,7 +483,16 @@ int run_batch(const BatchOptions& options) {
       progress.finished(failed, cached);
     }
   };
-  const int workers = jobs + static_cast<int>(batch.gpus->size()) * options.shared_runs_per_gpu;
+  // A worker takes one submission through build, correctness run and speed run, and most of its
+  // time it waits (for a build slot, for the GPU). One per submission (up to a cap) lets every
+  // correctness run be ready when the GPU is shared, before the speed runs take it alone
+  // (gpu_gate.hpp): with fewer, the workers would all wait for speed runs while submissions
+  // not yet built wait for a worker.
+  constexpr std::size_t kMostWorkers = 512;
+  const int workers = static_cast<int>(std::min(
+      std::max(submissions.size(),
+               static_cast<std::size_t>(jobs) + batch.gpus->size() * options.shared_runs_per_gpu),
+      kMostWorkers));
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) threads.emplace_back(worker);
   for (auto& thread : threads) thread.join();

@@ -8,8 +8,9 @@ void GpuGate::lock_shared() {
   std::unique_lock lock(mutex_);
   if (reserved_ > 0) --reserved_;
   ++queued_;
-  changed_.wait(lock,
-                [&] { return !exclusive_ && exclusive_waiting_ == 0 && shared_ < max_shared_; });
+  ++shared_waiting_;
+  changed_.wait(lock, [&] { return !exclusive_ && shared_ < max_shared_; });
+  --shared_waiting_;
   ++shared_;
 }
 
@@ -26,9 +27,7 @@ void GpuGate::lock() {
   std::unique_lock lock(mutex_);
   if (reserved_ > 0) --reserved_;
   ++queued_;
-  ++exclusive_waiting_;
-  changed_.wait(lock, [&] { return !exclusive_ && shared_ == 0; });
-  --exclusive_waiting_;
+  changed_.wait(lock, [&] { return !exclusive_ && shared_ == 0 && shared_waiting_ == 0; });
   exclusive_ = true;
 }
 

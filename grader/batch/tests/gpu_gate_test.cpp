@@ -59,26 +59,31 @@ TEST(GpuGate, SharedUseIsCapped) {
   EXPECT_GE(most.load(), 1);
 }
 
-// A waiting speed run goes before shared users that arrive after it.
-TEST(GpuGate, AWaitingExclusiveUserIsNotStarved) {
+// Correctness runs overlap one another but not a speed run: a shared user that is waiting goes
+// before a waiting speed run, which starts as soon as no shared user is left.
+TEST(GpuGate, WaitingSharedUsersGoBeforeAWaitingExclusiveUser) {
   GpuGate gate(1);
   gate.lock_shared();
   std::atomic<bool> exclusive_done{false};
-  std::atomic<bool> late_shared_before_exclusive{false};
+  std::atomic<bool> shared_done{false};
+  std::atomic<bool> exclusive_before_shared{false};
   std::thread exclusive([&] {
     ExclusiveUse alone(gate);
+    if (!shared_done) exclusive_before_shared = true;
     exclusive_done = true;
   });
   std::this_thread::sleep_for(20ms);  // the exclusive user is waiting now
-  std::thread late([&] {
+  std::thread later_shared([&] {
     SharedUse shared(gate);
-    if (!exclusive_done) late_shared_before_exclusive = true;
+    shared_done = true;
   });
-  std::this_thread::sleep_for(20ms);
+  std::this_thread::sleep_for(20ms);  // and so is a second shared user (the cap is 1)
+  EXPECT_FALSE(exclusive_done);
   gate.unlock_shared();
+  later_shared.join();
   exclusive.join();
-  late.join();
-  EXPECT_FALSE(late_shared_before_exclusive);
+  EXPECT_FALSE(exclusive_before_shared);
+  EXPECT_TRUE(exclusive_done);
 }
 
 TEST(GpuPool, PicksTheLeastBusyGpu) {

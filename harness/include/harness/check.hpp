@@ -63,6 +63,7 @@ class Check {
   void diagnose(Diagnosis diagnosis) { record_.diagnosis = std::move(diagnosis); }
   void add_kernel_facts(KernelFacts facts) { record_.kernels.push_back(std::move(facts)); }
   bool has_kernel_facts() const { return !record_.kernels.empty(); }
+  const std::vector<KernelFacts>& kernel_facts() const { return record_.kernels; }
 
   // Decides the verdict and fraction from the cases (or the explicit verdict).
   CheckRecord finish(double duration_s);

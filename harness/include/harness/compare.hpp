@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,12 @@ CaseResult compare_matrices(const std::vector<float>& expected, const std::vecto
                             const std::vector<float>& tolerance = {},
                             const CompareOptions& options = {});
 
-// A digest of a matrix's values (64-bit FNV-1a over the float bits, zeros of either sign counted
-// as +0), as 16 hex digits. Exact results are bit-for-bit the same whichever correct kernel made
-// them, so two runs with the same seed can be compared by digest alone.
+// A digest of a matrix's values (the sum of digest_term over its elements: digest_term.hpp; zeros
+// of either sign counted as +0), as 16 hex digits. Exact results are bit-for-bit the same
+// whichever correct kernel made them, so two runs with the same seed can be compared by digest
+// alone. output_digest_on_device (device_compare.hpp) gives the same digest without a copy.
 std::string output_digest(const float* values, std::size_t count);
+std::string format_digest(std::uint64_t sum);
 
 // One line for a student: how many are wrong, how many were never written, the first position.
 std::string describe_mismatches(const CaseResult& result);

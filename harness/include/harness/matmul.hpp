@@ -79,6 +79,17 @@ void run_matmul_case(CaseResult& result, const MatmulProblem& problem,
 void check_matmul(CaseResult& result, const MatmulProblem& problem, const MatmulLauncher& launch,
                   const std::string& call);
 
+// Whether a product is too large to check on the host (the expected product then comes from
+// cuBLAS): such cases are checked on the GPU by check_large_matmul.
+bool checked_on_device(const MatmulShape& shape);
+
+// A large case checked on the GPU: inputs drawn there from `seed` (integers or reals), the
+// product compared and its digest taken there, no writes outside C, A and B unchanged. Only a
+// wrong case is copied back and checked again on the host (check_matmul, same inputs) for the
+// details; it fails even when that second run is right.
+void check_large_matmul(CaseResult& result, const MatmulShape& shape, Values values,
+                        std::uint64_t seed, const MatmulLauncher& launch, const std::string& call);
+
 // C = A * B with cuBLAS FP32 (row-major), on device pointers. cuBLAS is loaded at run time so
 // that a student's kernel.cu cannot call it: it would not link.
 void cublas_matmul(const float* a, const float* b, float* c, const MatmulShape& shape);

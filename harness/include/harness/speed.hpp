@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "harness/check.hpp"
 #include "harness/record.hpp"
@@ -22,6 +23,14 @@ Timing measure_against(const std::string& size, const std::string& rate_unit,
                        const TimedWork& student, const TimedWork& reference,
                        const TimingOptions& options);
 
+// The same with several references timed in the same rounds as the student's kernel (one Timing
+// per reference, all with the same student figures): two checks at one size that compare with
+// different references need the student's kernel timed once, not twice.
+std::vector<Timing> measure_against_each(const std::string& size, const std::string& rate_unit,
+                                         const TimedWork& student,
+                                         const std::vector<TimedWork>& references,
+                                         const TimingOptions& options);
+
 // measure_against `rounds` times in a row (each round its own alternation, warm-up and L2 flushes)
 // and every round kept in timing.rounds. The top-level figures are those of the round with the
 // median ratio (the lower middle one for an even count, so two rounds report the slower), and
@@ -30,6 +39,11 @@ Timing measure_against(const std::string& size, const std::string& rate_unit,
 Timing measure_rounds(const std::string& size, const std::string& rate_unit,
                       const TimedWork& student, const TimedWork& reference,
                       const TimingOptions& options, int rounds);
+// measure_rounds with several references in the same rounds (see measure_against_each).
+std::vector<Timing> measure_rounds_each(const std::string& size, const std::string& rate_unit,
+                                        const TimedWork& student,
+                                        const std::vector<TimedWork>& references,
+                                        const TimingOptions& options, int rounds);
 
 // Sets the check's timing and verdict: pass at ratio >= threshold; inconclusive (not failed) when
 // either measurement is too noisy to judge (a busy or throttling GPU), or when rounds disagree by

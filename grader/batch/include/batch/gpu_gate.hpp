@@ -1,6 +1,13 @@
 // Who may use a GPU when. Correctness and structure runs time nothing, so several may share a GPU;
 // a speed run needs it alone, or another process's kernels would slow the kernels it times. The
 // gate is kept by the grader, outside the sandboxes: a submission cannot skip it.
+//
+// Waiting shared users go first. A correctness run is mostly host work (start-up, inputs,
+// comparisons) and overlaps well with other correctness runs, but not at all with a speed run.
+// Letting speed runs cut in (as the gate first did) admitted correctness runs one or two at a
+// time between them, so the GPU spent as long on them as on the speed runs; now the correctness
+// runs of a batch overlap one another, and the speed runs follow back to back. A batch's
+// correctness runs are finite, so a speed run waits at most until they are done.
 #pragma once
 
 #include <condition_variable>
@@ -14,8 +21,8 @@ class GpuGate {
  public:
   explicit GpuGate(int max_shared) : max_shared_(max_shared < 1 ? 1 : max_shared) {}
 
-  // Shared use (up to max_shared at once, never during exclusive use). A waiting exclusive user
-  // goes first, so speed runs are not starved by a stream of correctness runs.
+  // Shared use (up to max_shared at once, never during exclusive use); waiting shared users go
+  // before waiting exclusive ones.
   void lock_shared();
   void unlock_shared();
   void lock();  // exclusive
@@ -33,7 +40,7 @@ class GpuGate {
   int max_shared_;
   int shared_ = 0;
   bool exclusive_ = false;
-  int exclusive_waiting_ = 0;
+  int shared_waiting_ = 0;
   int queued_ = 0;
   int reserved_ = 0;
 };

@@ -1,0 +1,30 @@
+// Comparisons on the GPU, for outputs too large to copy back and check element by element on the
+// host in good time (a 4096 x 4096 product is 16 M elements). They answer "is it right?" and
+// give the figures a passing case reports; a wrong output is copied back and checked on the host
+// for the details (positions, error map, diagnosis).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace harness {
+
+struct DeviceComparison {
+  long long mismatches = 0;  // NaN and Inf never pass
+  double max_abs_error = 0;  // over the finite elements
+  double max_tolerance = 0;  // 0 for an exact comparison
+  std::string digest;        // output_digest of `got` (compare.hpp): the same value
+};
+
+// `got` against `expected`: exactly when `tolerance` is null, else element i passes when
+// |got - expected| <= float(scale * tolerance[i]) (as expected_product computes the bound).
+DeviceComparison compare_on_device(const float* expected, const float* got,
+                                   const float* tolerance, double scale, std::size_t count);
+
+// output_digest (compare.hpp) of device memory, without copying it back.
+std::string output_digest_on_device(const float* values, std::size_t count);
+
+// out[i] = |in[i]|, on the GPU (the magnitudes the tolerance of a real product is built from).
+void absolute_values_on_device(const float* in, float* out, std::size_t count);
+
+}  // namespace harness
