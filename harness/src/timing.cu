@@ -1,6 +1,7 @@
 #include "harness/timing.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "harness/cuda_check.hpp"
 
@@ -64,13 +65,17 @@ std::vector<Measurement> time_alternating(const std::vector<std::function<void()
                                           const TimingOptions& options) {
   L2Flusher flusher;
   EventPair events;
-  for (int round = 0; round < options.warmup; ++round) {
+  const auto warmup_start = std::chrono::steady_clock::now();
+  for (int round = 0; round < std::max(1, options.warmup); ++round) {
     for (const auto& function : functions) {
       function();
       CUDA_CHECK(cudaGetLastError());
     }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::chrono::duration<double, std::milli> spent =
+        std::chrono::steady_clock::now() - warmup_start;
+    if (spent.count() >= options.warmup_enough_ms) break;
   }
-  CUDA_CHECK(cudaDeviceSynchronize());
 
   std::vector<std::vector<double>> samples(functions.size());
   const auto all_steady = [&] {

@@ -16,8 +16,9 @@ Timeline::~Timeline() {
 
 void Timeline::mark(std::string_view slug, std::string_view phase, std::string_view event) {
   if (!out_) return;
-  const std::chrono::duration<double> since = std::chrono::steady_clock::now() - start_;
   std::lock_guard lock(mutex_);
+  // Read under the lock, so that the lines are in time order.
+  const std::chrono::duration<double> since = std::chrono::steady_clock::now() - start_;
   // Slugs are file-name safe (no commas or quotes): intake made them.
   fmt::print(out_, "{:.3f},{},{},{}\n", since.count(), slug, phase, event);
   std::fflush(out_);

@@ -27,7 +27,9 @@ struct BatchOptions {
   std::filesystem::path labgrade_executable;
   int jobs = 0;                  // parallel builds; 0: one per CPU core
   std::vector<int> gpus{0};      // CUDA device numbers
-  int shared_runs_per_gpu = 4;   // correctness runs at once on one GPU
+  // Correctness runs at once on one GPU: mostly host work (start-up, inputs, comparisons), about
+  // 1 GiB of GPU memory each at lab 6's 4096^2 products.
+  int shared_runs_per_gpu = 8;
   double max_check_seconds = 0;  // 0: each check's timeout_s from the spec
   double build_seconds = 180;
   std::uint64_t memory_bytes = 16ull << 30;
