@@ -53,6 +53,13 @@ class Check {
 
   // For checks that are one verdict rather than a list of cases (speed, structure).
   void set_verdict(Verdict verdict, std::string reason);
+  // The verdict set so far, if any (before finish()).
+  std::optional<Verdict> explicit_verdict() const {
+    return explicit_verdict_ ? std::optional(explicit_verdict_->first) : std::nullopt;
+  }
+  std::string explicit_reason() const {
+    return explicit_verdict_ ? explicit_verdict_->second : std::string();
+  }
   // The share of the check's points earned, for a verdict set with set_verdict (else pass is 1
   // and everything else 0); used by checks scored by share (full_points_at_share).
   void set_fraction(double fraction) { explicit_fraction_ = fraction; }

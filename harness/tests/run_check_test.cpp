@@ -1,0 +1,83 @@
+// run_check (harness/check.hpp) around fake check bodies: no GPU needed, the bodies only set
+// verdicts. A speed check whose first timing is too noisy to judge is measured once more.
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include "harness/check.hpp"
+#include "harness/record.hpp"
+#include "harness/spec.hpp"
+
+namespace harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Points lab_run() at a spec whose only check is the running test, as a speed check.
+class RunCheck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    id_ = std::string(info->test_suite_name()) + "." + info->name();
+    saved_ = std::move(lab_run());
+    lab_run() = LabRun{};
+    lab_run().spec = parse_spec(nlohmann::json::parse(R"({"lab": "lab9", "title": "t",
+        "checks": [{"id": ")" + id_ + R"(", "kind": "speed", "title": "fast", "points": 5}]})"),
+                                "spec.json");
+    dir_ = fs::temp_directory_path() / ("run-check-test-" + id_);
+    fs::remove_all(dir_);
+    lab_run().results_dir = dir_;
+  }
+  void TearDown() override {
+    lab_run() = std::move(saved_);
+    fs::remove_all(dir_);
+  }
+  CheckRecord record() const { return read_record(dir_ / (id_ + ".json")); }
+
+  std::string id_;
+  fs::path dir_;
+  LabRun saved_;
+};
+
+TEST_F(RunCheck, AnInconclusiveTimingIsMeasuredOnceMore) {
+  int runs = 0;
+  run_check([&](Check& check) {
+    ++runs;
+    if (runs == 1) {
+      check.set_verdict(Verdict::inconclusive, "spread 5% > 3%");
+    } else {
+      check.set_verdict(Verdict::pass, "80% of cuBLAS");
+    }
+  });
+  EXPECT_EQ(runs, 2);
+  const auto r = record();
+  EXPECT_EQ(r.verdict, Verdict::pass);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.front().find("spread 5% > 3%"), std::string::npos) << r.notes.front();
+}
+
+TEST_F(RunCheck, TwiceInconclusiveIsReportedInconclusive) {
+  int runs = 0;
+  EXPECT_NONFATAL_FAILURE(run_check([&](Check& check) {
+                            ++runs;
+                            check.set_verdict(Verdict::inconclusive, "spread 9% > 3%");
+                          }),
+                          "inconclusive");
+  EXPECT_EQ(runs, 2);
+  EXPECT_EQ(record().verdict, Verdict::inconclusive);
+}
+
+TEST_F(RunCheck, APassOrAFailIsNotMeasuredAgain) {
+  int runs = 0;
+  EXPECT_NONFATAL_FAILURE(run_check([&](Check& check) {
+                            ++runs;
+                            check.set_verdict(Verdict::fail, "40% of cuBLAS; needs 50%");
+                          }),
+                          "40% of cuBLAS");
+  EXPECT_EQ(runs, 1);
+}
+
+}  // namespace
+}  // namespace harness
