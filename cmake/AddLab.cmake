@@ -149,9 +149,8 @@ function(add_lab folder)
     FIXTURES_CLEANUP ${lab} LABELS "${lab};report" SKIP_RETURN_CODE 77)
 
   _labs_add_sanitizer_tests(${lab} "${ids}" "${kinds}" "${results}")
-  if(NOT LABS_EMULATION)  # grading kits build with nvcc for a GPU
-    _labs_add_grading_kit(${lab} ${folder} "${lab_dir}" "${spec}")
-  endif()
+  # nvcc for a GPU, or under the CPU emulation the rewriter and g++ (Slurm CI grades with it)
+  _labs_add_grading_kit(${lab} ${folder} "${lab_dir}" "${spec}")
   set_property(GLOBAL APPEND PROPERTY LABS_ALL_LABS ${lab})
   if(TARGET all_labs)
     add_dependencies(all_labs ${lab})

@@ -56,28 +56,45 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   add_library(${lab}_kit_checks STATIC EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${lab}_checks>)
   set_target_properties(${lab}_kit_checks PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${kit}/lib")
 
-  _labs_cuda_arch_flags(arch_flags)
   string(TOUPPER "${CMAKE_BUILD_TYPE}" config)
-  separate_arguments(cuda_flags UNIX_COMMAND
-                     "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${config}}")
   separate_arguments(cxx_flags UNIX_COMMAND "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${config}}")
-  set(host_compiler "${CMAKE_CXX_COMPILER}")
-  if(CMAKE_CUDA_HOST_COMPILER)
-    set(host_compiler "${CMAKE_CUDA_HOST_COMPILER}")
+  if(LABS_EMULATION)
+    # The CPU emulation: the kit's "nvcc" is emucc (cmake/emucc.sh.in), which rewrites kernel.cu
+    # with the kit's copy of labs_cu_rewrite and compiles the result with g++ against the kit's
+    # copy of the emulation headers; the link adds the emulation runtime and Boost.Context.
+    set(compiler "${kit}/bin/emucc")
+    set(backend emulation)
+    _labs_json_array(compile_json ${cxx_flags} "-std=c++${CMAKE_CXX_STANDARD}" "-pthread"
+                     "-DLABS_EMULATION=1" "-I${kit}/include" "-I${kit}/emulation-include")
+    _labs_json_array(link_json ${cxx_flags} "-pthread"
+      "-Wl,--whole-archive" "${kit}/lib/lib${lab}_kit_checks.a" "-Wl,--no-whole-archive"
+      "${kit}/lib/libharness.a" "${kit}/lib/libharness_core.a" "${kit}/lib/liblabs_emulation.a"
+      "$<TARGET_LINKER_FILE:fmt::fmt>" "$<TARGET_LINKER_FILE:GTest::gtest>"
+      "$<TARGET_LINKER_FILE:Boost::context>" "-ldl")
+  else()
+    _labs_cuda_arch_flags(arch_flags)
+    separate_arguments(cuda_flags UNIX_COMMAND
+                       "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${config}}")
+    set(host_compiler "${CMAKE_CXX_COMPILER}")
+    if(CMAKE_CUDA_HOST_COMPILER)
+      set(host_compiler "${CMAKE_CUDA_HOST_COMPILER}")
+    endif()
+    # nvcc tells compilers apart by name: give it g++-12 rather than the c++ link that leads there.
+    get_filename_component(host_compiler "${host_compiler}" REALPATH)
+    set(compiler "${CMAKE_CUDA_COMPILER}")
+    set(backend cuda)
+    _labs_json_array(compile_json "-ccbin" "${host_compiler}" ${cuda_flags} ${arch_flags}
+                     "-std=c++${CMAKE_CUDA_STANDARD}" "-I${kit}/include")
+    # The link line CMake uses for the lab (see build/labs/CMakeFiles/labN.dir/link.txt), with
+    # the kit's copies of the checks and the harness.
+    _labs_json_array(link_json ${cxx_flags}
+      "-Wl,--whole-archive" "${kit}/lib/lib${lab}_kit_checks.a" "-Wl,--no-whole-archive"
+      "${kit}/lib/libharness.a" "${kit}/lib/libharness_core.a"
+      "$<TARGET_LINKER_FILE:fmt::fmt>" "$<TARGET_FILE:CUDA::cudart>" "$<TARGET_FILE:CUDA::cupti>"
+      "$<TARGET_LINKER_FILE:GTest::gtest>"
+      "-L$<TARGET_FILE_DIR:CUDA::cudart>" "-Wl,-rpath,$<TARGET_FILE_DIR:CUDA::cudart>"
+      "-ldl" "-lcudadevrt" "-lcudart_static" "-lrt" "-lpthread")
   endif()
-  # nvcc tells compilers apart by name: give it g++-12 rather than the c++ link that leads there.
-  get_filename_component(host_compiler "${host_compiler}" REALPATH)
-  _labs_json_array(compile_json "-ccbin" "${host_compiler}" ${cuda_flags} ${arch_flags}
-                   "-std=c++${CMAKE_CUDA_STANDARD}" "-I${kit}/include")
-  # The link line CMake uses for the lab (see build/labs/CMakeFiles/labN.dir/link.txt), with the
-  # kit's copies of the checks and the harness.
-  _labs_json_array(link_json ${cxx_flags}
-    "-Wl,--whole-archive" "${kit}/lib/lib${lab}_kit_checks.a" "-Wl,--no-whole-archive"
-    "${kit}/lib/libharness.a" "${kit}/lib/libharness_core.a"
-    "$<TARGET_LINKER_FILE:fmt::fmt>" "$<TARGET_FILE:CUDA::cudart>" "$<TARGET_FILE:CUDA::cupti>"
-    "$<TARGET_LINKER_FILE:GTest::gtest>"
-    "-L$<TARGET_FILE_DIR:CUDA::cudart>" "-Wl,-rpath,$<TARGET_FILE_DIR:CUDA::cudart>"
-    "-ldl" "-lcudadevrt" "-lcudart_static" "-lrt" "-lpthread")
   # The toolchains the sandboxed build runs: a compiler outside /usr (e.g. /opt/gcc/bin/g++, or a
   # /usr/bin link into /opt) is bound read-only at its own path, its whole prefix (bin, lib,
   # libexec). nvcc is told that host compiler, not whatever `gcc` the sandbox's PATH finds.
@@ -108,12 +125,13 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   file(GENERATE OUTPUT "${kit}/kit.json" CONTENT "{
   \"lab\": \"${lab}\",
   \"folder\": \"${folder}\",
+  \"backend\": \"${backend}\",
   \"spec\": \"${kit}/spec.json\",
   \"handout\": \"${lab_dir}/README.md\",
   \"reference_kernel\": \"${reference}\",
   \"optional_sources\": [\"bonus.cu\"],
   \"reference_bonus\": \"${reference_bonus}\",
-  \"nvcc\": \"${CMAKE_CUDA_COMPILER}\",
+  \"nvcc\": \"${compiler}\",
   \"cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"compile\": ${compile_json},
   \"link\": ${link_json},
@@ -121,15 +139,32 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
 }
 ")
   file(GLOB headers "${lab_dir}/*.h")
+  set(backend_files "")
+  set(backend_targets "")
+  if(LABS_EMULATION)
+    configure_file("${PROJECT_SOURCE_DIR}/cmake/emucc.sh.in" "${kit}/bin/emucc" @ONLY
+                   FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+                                    GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+    set(backend_files
+      COMMAND "${CMAKE_COMMAND}" -E copy_directory "${PROJECT_SOURCE_DIR}/emulation/include"
+              "${kit}/emulation-include"
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:labs_cu_rewrite> "${kit}/bin/"
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:labs_emulation> "${kit}/lib/")
+    set(backend_targets labs_cu_rewrite labs_emulation)
+  endif()
   add_custom_target(${lab}_kit
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${kit}/include" "${kit}/lib"
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${headers} "${kit}/include/"
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${spec}" "${kit}/spec.json"
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:harness>
             $<TARGET_FILE:harness_core> "${kit}/lib/"
-    DEPENDS ${lab}_kit_checks harness harness_core "${spec}" ${headers}
+    ${backend_files}
+    DEPENDS ${lab}_kit_checks harness harness_core ${backend_targets} "${spec}" ${headers}
     COMMENT "Grading kit for ${lab} in ${kit}"
     VERBATIM)
-  add_dependencies(${lab}_kit ${lab}_kit_checks harness harness_core labgrade)
+  add_dependencies(${lab}_kit ${lab}_kit_checks harness harness_core ${backend_targets})
+  if(NOT LABS_LABGRADE)
+    add_dependencies(${lab}_kit labgrade)
+  endif()
   add_dependencies(grading_kits ${lab}_kit)
 endfunction()

@@ -23,8 +23,8 @@ LABS_HOST_DEVICE inline std::uint32_t bits_of(float value) {
 
 struct Totals {
   unsigned long long mismatches;
-  unsigned long long digest;  // sums modulo 2^64, as the host's output_digest
-  unsigned int max_error_bits;      // non-negative floats order like their bits
+  unsigned long long digest;    // sums modulo 2^64, as the host's output_digest
+  unsigned int max_error_bits;  // non-negative floats order like their bits
   unsigned int max_tolerance_bits;
 };
 
@@ -104,8 +104,8 @@ class DeviceScalar {
 
 }  // namespace
 
-DeviceComparison compare_on_device(const float* expected, const float* got,
-                                   const float* tolerance, double scale, std::size_t count) {
+DeviceComparison compare_on_device(const float* expected, const float* got, const float* tolerance,
+                                   double scale, std::size_t count) {
   DeviceScalar<Totals> totals;
   compare_kernel<<<kBlocks, kThreads>>>(expected, got, tolerance, scale, count, totals.get());
   CUDA_CHECK(cudaGetLastError());

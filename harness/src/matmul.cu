@@ -369,8 +369,8 @@ namespace {
 // A device copy of a buffer's payload, without guards.
 std::unique_ptr<DeviceBuffer> device_copy(const DeviceBuffer& from, std::string name) {
   auto copy = std::make_unique<DeviceBuffer>(std::move(name), from.size(), 0);
-  CUDA_CHECK(cudaMemcpy(copy->data(), from.data(), from.size() * sizeof(float),
-                        cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(
+      cudaMemcpy(copy->data(), from.data(), from.size() * sizeof(float), cudaMemcpyDeviceToDevice));
   return copy;
 }
 
@@ -415,9 +415,9 @@ DeviceVerdict check_on_device(const MatmulShape& s, Values values, std::uint64_t
   synchronize_after(call);
 
   DeviceVerdict verdict;
-  verdict.comparison = compare_on_device(expected.data(), c.data(),
-                                         magnitude ? magnitude->data() : nullptr,
-                                         3.0 * gamma(s.k), c.size());
+  verdict.comparison =
+      compare_on_device(expected.data(), c.data(), magnitude ? magnitude->data() : nullptr,
+                        3.0 * gamma(s.k), c.size());
   verdict.right = verdict.comparison.mismatches == 0 && c.check_guards().empty() &&
                   a.check_guards().empty() && b.check_guards().empty() &&
                   count_differences_on_device(a_before->data(), a.data(), a.size()) == 0 &&

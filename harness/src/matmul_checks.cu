@@ -179,8 +179,7 @@ const TimedForLater* earlier_timing(const Check& check, SpeedReference reference
   if (!check.spec().has("timed_with")) return nullptr;
   const auto by = check.spec().param<std::string>("timed_with");
   const auto it = timed_for_later().find({by, reference});
-  return it != timed_for_later().end() && it->second.size == shape.label() ? &it->second
-                                                                           : nullptr;
+  return it != timed_for_later().end() && it->second.size == shape.label() ? &it->second : nullptr;
 }
 
 }  // namespace
@@ -197,9 +196,10 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
     judged.memcpy_gbps = earlier->roofs.memcpy_gbps;
     judged.cublas_gflops = earlier->roofs.cublas_gflops;
     for (const auto& facts : earlier->kernels) check.add_kernel_facts(facts);
-    check.note(fmt::format("timed in the same runs as {} (the kernel once, both references "
-                           "alternating with it)",
-                           earlier->timed_by));
+    check.note(
+        fmt::format("timed in the same runs as {} (the kernel once, both references "
+                    "alternating with it)",
+                    earlier->timed_by));
     judge_share(check, judged, threshold, max_spread);
     return;
   }

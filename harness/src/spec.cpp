@@ -191,9 +191,10 @@ LabSpec parse_spec(const json& document, const std::string& source) {
         return with->is_string() && c.id == with->get<std::string>() && c.kind == "speed";
       });
       if (check.kind != "speed" || earlier == spec.checks.end()) {
-        throw SpecError(fmt::format("{}: {}: 'timed_with' must name an earlier speed check, on a "
-                                    "speed check; got {}",
-                                    source, where, with->dump()));
+        throw SpecError(
+            fmt::format("{}: {}: 'timed_with' must name an earlier speed check, on a "
+                        "speed check; got {}",
+                        source, where, with->dump()));
       }
     }
     spec.checks.push_back(std::move(check));

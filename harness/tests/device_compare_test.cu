@@ -78,7 +78,7 @@ TEST(DeviceCompare, ToleranceIsScaledPerElement) {
   auto got = expected;
   got[1] += 1.5f;  // within the bound, 2 x 1
   got[2] += 2.5f;  // beyond it
-  got[3] += 100;  // far beyond
+  got[3] += 100;   // far beyond
   std::vector<float> tolerance(expected.size());
   for (std::size_t i = 0; i < tolerance.size(); ++i) tolerance[i] = 2.0f * magnitude[i];
   OnDevice e(expected);
@@ -111,7 +111,9 @@ CaseResult run_large(Values values, const MatmulLauncher& launch) {
 
 TEST(CheckLargeMatmul, RightProductPassesWithItsDigest) {
   const auto shape = MatmulShape::square(kWidth);
-  const auto launch = [&](const float* a, const float* b, float* c) { right_product(a, b, c, shape); };
+  const auto launch = [&](const float* a, const float* b, float* c) {
+    right_product(a, b, c, shape);
+  };
   const auto integers = run_large(Values::integers, launch);
   EXPECT_EQ(integers.verdict, Verdict::pass) << integers.reason;
   EXPECT_EQ(integers.total, 1LL * kWidth * kWidth);

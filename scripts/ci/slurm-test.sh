@@ -5,18 +5,21 @@
 # (`labgrade batch`) and as a Slurm job array (scripts/slurm/submit.sh, no --gres: the CI machine
 # has no GPU), and compares the two gradebooks student by student (statuses, points per check,
 # verdicts; scripts/ci/compare-gradebooks.py).
-#   scripts/ci/slurm-test.sh [BUILD]      (default build-ci; labgrade and lab6_kit are built there)
-# By default a subset of the sample class (alice, dan, frank, grace, judy.zip: graded right, graded
-# wrong, compile error, no kernel file, bad archive) in 2 shards, to keep CI short; set
-# LABS_SLURM_TEST_CLASS=full for all of examples/lab6-class/submissions, LABS_SLURM_TEST_SHARDS for
-# another number of shards. Without a GPU every kernel check is skipped, so the verdicts compared
-# are "skipped" and the points 0: the comparison is about the sharding (every submission graded
-# once, by the same code, merged into the same gradebook); with the CPU emulation backend or a GPU
-# it compares real verdicts. The reference solution run is left out (--no-reference: without a GPU
-# it verifies nothing and costs a build per shard); LABS_SLURM_TEST_REFERENCE=1 keeps it.
+#   scripts/ci/slurm-test.sh [BUILD]      (default build-ci-emulation)
+# BUILD's lab 6 grading kit is built and used (cmake --build BUILD --target lab6_kit), with its
+# labgrade (or the one its LABS_LABGRADE names). With the CPU emulation backend (CI's
+# build-ci-emulation) the kernels run on the CPU, so the verdicts compared are real: right, wrong,
+# crashed, faked; speed checks are "not measured". With a cuda build on a machine without a GPU
+# every kernel check is skipped. The reference solution run is left out (--no-reference: it costs
+# a build and a run per shard); LABS_SLURM_TEST_REFERENCE=1 keeps it.
+# By default a subset of the sample class in 2 shards, to keep CI under its 15 minutes: alice,
+# dan, frank, grace, judy.zip, mallory-crash and mallory-fake-results (graded right, graded wrong,
+# compile error, no kernel file, bad archive, a crash, forged results). LABS_SLURM_TEST_CLASS=full
+# grades all of examples/lab6-class/submissions (about 4 minutes a pass on 2 cores: its looping
+# and sleeping entries run to their time limits); LABS_SLURM_TEST_SHARDS sets the shards.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:-$root/build-ci}" && pwd)
+build=$(cd "${1:-$root/build-ci-emulation}" && pwd)
 export PATH="$PATH:/usr/local/cuda/bin"
 work=${LABS_SLURM_TEST_DIR:-/tmp/labs-slurm-test}
 shards=${LABS_SLURM_TEST_SHARDS:-2}
@@ -41,10 +44,19 @@ if [ -n "$missing" ]; then
   apt-get install -y -qq --no-install-recommends $missing > /dev/null
 fi
 
-# 2. labgrade and the lab 6 grading kit.
-cmake --build "$build" --target labgrade lab6_kit -j "$(nproc)" > "$work.build.log" 2>&1 ||
+# 2. labgrade and the lab 6 grading kit (a build may take its labgrade from another: LABS_LABGRADE).
+labgrade=$(sed -n 's/^LABS_LABGRADE:FILEPATH=//p' "$build/CMakeCache.txt")
+targets="lab6_kit"
+if [ -z "$labgrade" ]; then
+  labgrade=$build/grader/labgrade
+  targets="labgrade lab6_kit"
+fi
+# shellcheck disable=SC2086
+cmake --build "$build" --target $targets -j "$(nproc)" > "$work.build.log" 2>&1 ||
   { tail -30 "$work.build.log"; exit 1; }
-labgrade=$build/grader/labgrade
+kit=$build/grading-kit/lab6
+backend=$(sed -n 's/^LABS_BACKEND:STRING=//p' "$build/CMakeCache.txt")
+echo "slurm-test: labgrade $labgrade, kit $kit (backend ${backend:-cuda})"
 
 # 3. A one-node cluster: localhost, no GPU, no cgroups, state in $work/slurm.
 rm -rf "$work"
@@ -115,12 +127,13 @@ mkdir -p "$class"
 if [ "${LABS_SLURM_TEST_CLASS:-subset}" = full ]; then
   cp -a "$root/examples/lab6-class/submissions/." "$class/"
 else
-  for entry in alice dan frank grace judy.zip; do
+  for entry in alice dan frank grace judy.zip mallory-crash mallory-fake-results; do
     cp -a "$root/examples/lab6-class/submissions/$entry" "$class/"
   done
 fi
 count=$(ls "$class" | wc -l)
-options="--seed $seed"
+# Two correctness runs at a time: under the emulation each is a CPU process of its own.
+options="--seed $seed --kit $kit --shared-runs-per-gpu 2"
 [ "${LABS_SLURM_TEST_REFERENCE:-0}" = 1 ] || options="$options --no-reference"
 
 # 5. Directly, then through Slurm.

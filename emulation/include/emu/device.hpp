@@ -65,6 +65,8 @@ inline T* dynamic_shared() {
 inline void __syncwarp(unsigned = 0xffffffffu) {}
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+// A pause in a spin loop: nothing to wait for here (threads switch only at barriers).
+inline void __nanosleep(unsigned int) {}
 inline long long clock64() { return std::chrono::steady_clock::now().time_since_epoch().count(); }
 template <class T>
 inline T __ldg(const T* pointer) {

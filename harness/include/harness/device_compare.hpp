@@ -18,8 +18,8 @@ struct DeviceComparison {
 
 // `got` against `expected`: exactly when `tolerance` is null, else element i passes when
 // |got - expected| <= float(scale * tolerance[i]) (as expected_product computes the bound).
-DeviceComparison compare_on_device(const float* expected, const float* got,
-                                   const float* tolerance, double scale, std::size_t count);
+DeviceComparison compare_on_device(const float* expected, const float* got, const float* tolerance,
+                                   double scale, std::size_t count);
 
 // output_digest (compare.hpp) of device memory, without copying it back.
 std::string output_digest_on_device(const float* values, std::size_t count);

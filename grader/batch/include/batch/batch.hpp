@@ -25,8 +25,8 @@ struct BatchOptions {
   std::filesystem::path out;          // reports, gradebook, exports (and .labgrade/ state)
   std::filesystem::path kit_dir;      // default: <build>/grading-kit/<lab>
   std::filesystem::path labgrade_executable;
-  int jobs = 0;                  // parallel builds; 0: one per CPU core
-  std::vector<int> gpus{0};      // CUDA device numbers
+  int jobs = 0;              // parallel builds; 0: one per CPU core
+  std::vector<int> gpus{0};  // CUDA device numbers
   // Correctness runs at once on one GPU: mostly host work (start-up, inputs, comparisons), about
   // 1 GiB of GPU memory each at lab 6's 4096^2 products.
   int shared_runs_per_gpu = 8;

@@ -25,6 +25,8 @@ struct Kit {
   // Files a submission may add next to kernel.cu (bonus.cu), built and linked when present; the
   // reference's are next to reference_kernel.
   std::vector<std::string> optional_sources;
+  // "cuda", or "emulation" (kernels on the CPU: the spec's "emulation" overrides apply).
+  std::string backend = "cuda";
   std::string nvcc;
   std::string cxx;
   std::vector<std::string> compile_flags;

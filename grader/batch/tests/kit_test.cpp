@@ -1,0 +1,56 @@
+#include "batch/kit.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace batch {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A kit folder as cmake/GradingKit.cmake writes one (empty libraries: load_kit only looks).
+fs::path make_kit(const std::string& name, const std::string& backend) {
+  const fs::path dir = fs::temp_directory_path() / ("labgrade-kit-test-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir / "lib");
+  std::ofstream(dir / "lib" / "libharness.a") << "";
+  std::ofstream(dir / "lib" / "libharness_core.a") << "";
+  std::ofstream(dir / "spec.json") << R"({"lab": "lab9", "title": "t", "checks": [
+      {"id": "Copy.Large", "kind": "correctness", "title": "large", "points": 10,
+       "widths": [4096], "timeout_s": 60,
+       "emulation": {"widths": [768], "timeout_s": 120}}]})";
+  std::ofstream(dir / "kit.json") << R"({"lab": "lab9", "folder": "lab9-copy", "backend": ")" +
+                                         backend + R"(", "spec": ")" +
+                                         (dir / "spec.json").string() + R"(",
+      "handout": "README.md", "nvcc": "nvcc", "cxx": "c++", "compile": [], "link": [],
+      "read_only": []})";
+  return dir;
+}
+
+// The lab program of an emulation kit runs the spec's "emulation" sizes and limits; the grader
+// must time its checks by the same spec, or a slow emulated check is stopped at the GPU's limit.
+TEST(Kit, AnEmulationKitGradesByTheEmulationLimits) {
+  const auto emulation = load_kit(make_kit("emulation", "emulation"));
+  EXPECT_EQ(emulation.backend, "emulation");
+  EXPECT_DOUBLE_EQ(emulation.spec.at("Copy.Large").timeout_s, 120);
+  const auto cuda = load_kit(make_kit("cuda", "cuda"));
+  EXPECT_EQ(cuda.backend, "cuda");
+  EXPECT_DOUBLE_EQ(cuda.spec.at("Copy.Large").timeout_s, 60);
+}
+
+TEST(Kit, AnUnknownBackendIsAClearError) {
+  try {
+    load_kit(make_kit("unknown", "opencl"));
+    FAIL() << "accepted backend opencl";
+  } catch (const KitError& error) {
+    EXPECT_NE(std::string(error.what()).find("backend must be cuda or emulation"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace batch
