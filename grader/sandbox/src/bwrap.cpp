@@ -7,15 +7,16 @@
 namespace sandbox {
 namespace {
 
-// Whether the path is (under) a system folder or /tmp that the sandbox already has: bubblewrap
-// cannot make folders in those read-only binds, and need not.
+// Whether the path is (under) a system folder that the sandbox already has, or /tmp itself:
+// bubblewrap cannot make folders in those read-only binds, and need not. Folders below /tmp are
+// not there (the sandbox's /tmp is a fresh tmpfs) and must be made like any other parent.
 bool host_provides(const HostLayout& host, const std::filesystem::path& path) {
   const auto under = [&](const std::filesystem::path& root) {
     const auto [end_root, end_path] =
         std::mismatch(root.begin(), root.end(), path.begin(), path.end());
     return end_root == root.end();
   };
-  if (under("/tmp") || under("/proc") || under("/dev") || under("/sys")) return true;
+  if (path == "/tmp" || under("/proc") || under("/dev") || under("/sys")) return true;
   for (const auto& dir : host.system) {
     if (under(dir.path)) return true;
   }

@@ -245,6 +245,21 @@ TEST_F(SandboxTest, WithoutAUidOfItsOwnTheProgramIsRootWithNoCapabilities) {
   EXPECT_NE(hostile(p, {"write", "/usr/escaped"}).exit_code, 0);
 }
 
+// A grading kit in a build folder under /tmp (a CI clone there) is bound at the same path inside
+// the sandbox's own, empty /tmp: the folders leading to it must be made enterable for the
+// sandbox's uid, or the lab program cannot open its spec (it did not, in CI).
+TEST_F(SandboxTest, AReadOnlyBindUnderTmpIsReadableByTheSandboxesUid) {
+  const fs::path kit = scratch_ / "deep" / "kit";
+  fs::create_directories(kit);
+  std::ofstream(kit / "spec.json") << "{}\n";
+  auto p = policy();
+  p.binds.push_back({kit, kit, false});
+  ASSERT_EQ(kit.string().rfind(fs::temp_directory_path().string(), 0), 0u);
+  const auto result = run(p, {"cat", (kit / "spec.json").string()});
+  EXPECT_EQ(result.exit_code, 0) << describe(result) << ": " << result.output;
+  EXPECT_NE(result.output.find("{}"), std::string::npos) << result.output;
+}
+
 TEST_F(SandboxTest, ABadPolicyIsRefusedWithAReasonNotACrash) {
   auto p = policy();
   p.binds.push_back({scratch_ / "does-not-exist", "/missing", false});
