@@ -157,7 +157,17 @@ case $status in 0 | 1) ;; *)
 esac
 echo "slurm-test: Slurm job array of $shards shard(s) and merge: $((t2 - t1)) s"
 
-# 6. The same gradebook?
+# 6. Real verdicts (both runs could agree on a kit that grades nothing), then the same gradebook?
+if [ "$backend" = emulation ]; then
+  alice=$(awk -F, '$1 == "alice" { print $(NF - 3) }' "$work/direct/gradebook.csv")
+  if [ "$alice" != 70 ]; then
+    echo "slurm-test: alice's right kernel got '$alice' points under the emulation, not 70 (every" \
+      "check but the unmeasured speed ones): the kit does not grade" >&2
+    sed -n '1,40p' "$work"/direct/students/alice/results/*.json >&2 || true
+    exit 1
+  fi
+fi
+
 python3 "$root/scripts/ci/compare-gradebooks.py" "$work/direct" "$work/slurm-out"
 if cmp -s "$work/direct/gradebook.csv" "$work/slurm-out/gradebook.csv"; then
   echo "slurm-test: gradebook.csv is the same byte for byte"
