@@ -77,6 +77,7 @@ struct Batch {
   std::unique_ptr<GpuPool> gpus;
   std::unique_ptr<std::counting_semaphore<1024>> builds;
   std::map<std::string, double> check_limits;  // from the reference solution's durations
+  bool gpu_expected = false;  // the reference's checks were not skipped for want of a GPU
   std::unique_ptr<Timeline> timeline;
 };
 
@@ -154,6 +155,7 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
   request.seed = batch.seed;
   request.max_check_seconds = batch.options.max_check_seconds;
   request.check_limits = batch.check_limits;
+  request.gpu_expected = batch.gpu_expected;
   request.policy = submission_policy(batch.kit, scratch, batch.base_policy);
   request.policy.gpu = true;
   request.interrupted = &g_interrupted;
@@ -293,6 +295,7 @@ bool run_reference(Batch& batch) {
                    record.reason.c_str());
     }
   }
+  batch.gpu_expected = skipped == 0 && !outcome.records.empty();
   if (skipped > 0) {
     std::fprintf(stderr,
                  "warning: %d check(s) were skipped for the reference solution (%s): no usable "
@@ -386,7 +389,7 @@ bool inside(const fs::path& path, const fs::path& folder) {
 }  // namespace
 
 int run_batch(const BatchOptions& options) {
-  Batch batch{options, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}};
+  Batch batch{options, {}, {}, {}, 0, {}, {}, {}, {}, {}, false, {}};
   try {
     batch.kit = load_kit(options.kit_dir);
   } catch (const KitError& error) {

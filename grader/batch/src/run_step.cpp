@@ -192,9 +192,21 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
 
     if (ended_normally && result.exit_code == kExitNoGpu) {
       for (const auto& id : remaining) {
-        decided[id] = observed.records.count(id) ? observed.records[id]
-                                                 : grader_record(kit.spec, id, Verdict::skipped,
-                                                                 "no usable GPU in the sandbox");
+        const auto kept = observed.records.find(id);
+        if (kept != observed.records.end() &&
+            !(request.gpu_expected && kept->second.verdict == Verdict::skipped)) {
+          decided[id] = kept->second;
+          continue;
+        }
+        if (request.gpu_expected) {
+          // The solution found the GPU here; a student's program cannot wish it away.
+          decided[id] = grader_record(
+              kit.spec, id, Verdict::fail,
+              "the program said there is no usable GPU (exit status 77), but the reference "
+              "solution ran on this GPU in the same sandbox: not believed");
+          continue;
+        }
+        decided[id] = grader_record(kit.spec, id, Verdict::skipped, "no usable GPU in the sandbox");
       }
       remaining.clear();
       break;

@@ -30,9 +30,11 @@ Kit fake_kit() {
 }
 
 RunOutcome run_scenario(const std::string& scenario, double startup_seconds = 30,
-                        std::map<std::string, double> check_limits = {}) {
+                        std::map<std::string, double> check_limits = {},
+                        bool gpu_expected = false) {
   const auto kit = fake_kit();
   RunRequest request;
+  request.gpu_expected = gpu_expected;
   request.check_limits = std::move(check_limits);
   request.program = FAKE_LAB_PATH;
   request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
@@ -144,6 +146,17 @@ TEST(RunChecks, AnExitStatusThatContradictsTheRecordsVoidsThem) {
 TEST(RunChecks, NoGpuMeansSkippedNotPassed) {
   const auto outcome = run_scenario("no_gpu");
   EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::skipped, Verdict::skipped, Verdict::skipped}));
+}
+
+// When the reference solution ran on the GPU in the same sandbox, "no GPU" from a submission is a
+// claim (sample mallory-fake-skip exits 77 from a static initializer): its checks fail, and say
+// why, instead of looking like a machine without a GPU.
+TEST(RunChecks, NoGpuWhenTheReferenceHadOneFails) {
+  const auto outcome = run_scenario("no_gpu", 30, {}, true);
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::fail, Verdict::fail}));
+  ASSERT_FALSE(outcome.records.empty());
+  EXPECT_NE(outcome.records[0].reason.find("reference solution ran on this GPU"), std::string::npos)
+      << outcome.records[0].reason;
 }
 
 TEST(RunChecks, AProgramThatCannotStartIsAnError) {

@@ -33,6 +33,9 @@ struct RunRequest {
   // Allowed for the program to start (CUDA context, cuBLAS) and to go from one check to the next:
   // silence longer than this with no check running ends the process.
   double startup_seconds = 30;
+  // The reference solution ran its checks on a GPU in this sandbox: a program that then says "no
+  // GPU" (exit 77) is not believed, and its checks fail instead of being skipped.
+  bool gpu_expected = false;
   sandbox::Policy policy;  // binds, limits; the time limit is set here from the checks
   const std::atomic<bool>* interrupted = nullptr;
 };
