@@ -24,16 +24,6 @@ int next_guard_byte() {
   return 0xA1 + counter++ % 14;
 }
 
-__global__ void count_differences_kernel(const float* a, const float* b, std::size_t count,
-                                         unsigned long long* differences) {
-  unsigned long long local = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    if (!(a[i] == b[i])) ++local;  // NaN != NaN
-  }
-  if (local) atomicAdd(differences, local);
-}
-
 // SplitMix64 of the index: a different, reproducible value per element.
 __global__ void fill_random_kernel(float* values, std::size_t count, std::uint64_t seed) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
@@ -141,20 +131,6 @@ std::vector<OutOfBoundsWrite> DeviceBuffer::check_guards(std::size_t max_listed)
   scan(base_, -static_cast<long long>(guard_));
   scan(payload_ + count_, static_cast<long long>(count_));
   return writes;
-}
-
-long long count_differences_on_device(const float* a, const float* b, std::size_t count) {
-  unsigned long long* differences = nullptr;
-  CUDA_CHECK(cudaMalloc(&differences, sizeof *differences));
-  CUDA_CHECK(cudaMemset(differences, 0, sizeof *differences));
-  count_differences_kernel<<<1024, 256>>>(a, b, count, differences);
-  unsigned long long result = 0;
-  const cudaError_t status = cudaGetLastError();
-  const cudaError_t copy = cudaMemcpy(&result, differences, sizeof result, cudaMemcpyDeviceToHost);
-  cudaFree(differences);
-  CUDA_CHECK(status);
-  CUDA_CHECK(copy);
-  return static_cast<long long>(result);
 }
 
 }  // namespace harness

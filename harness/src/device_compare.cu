@@ -58,6 +58,16 @@ __global__ void compare_kernel(const float* expected, const float* got, const fl
   atomicMax(&totals->max_tolerance_bits, bits_of(max_tolerance));
 }
 
+__global__ void count_differences_kernel(const float* a, const float* b, std::size_t count,
+                                         unsigned long long* differences) {
+  unsigned long long local = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    if (!(a[i] == b[i])) ++local;  // NaN != NaN
+  }
+  if (local) atomicAdd(differences, local);
+}
+
 __global__ void digest_kernel(const float* values, std::size_t count, unsigned long long* sum) {
   unsigned long long local = 0;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
@@ -116,6 +126,13 @@ DeviceComparison compare_on_device(const float* expected, const float* got, cons
   comparison.max_tolerance = tolerance ? from_bits(read.max_tolerance_bits) : 0.0;
   comparison.digest = format_digest(read.digest);
   return comparison;
+}
+
+long long count_differences_on_device(const float* a, const float* b, std::size_t count) {
+  DeviceScalar<unsigned long long> differences;
+  count_differences_kernel<<<kBlocks, kThreads>>>(a, b, count, differences.get());
+  CUDA_CHECK(cudaGetLastError());
+  return static_cast<long long>(differences.read());
 }
 
 std::string output_digest_on_device(const float* values, std::size_t count) {

@@ -407,7 +407,7 @@ DeviceVerdict check_on_device(const MatmulShape& s, Values values, std::uint64_t
     absolute_values_on_device(b.data(), abs_b.data(), b.size());
     magnitude = std::make_unique<DeviceBuffer>("|A| |B|", c.size(), 0);
     Cublas::get().sgemm_row_major(abs_a.data(), abs_b.data(), magnitude->data(), s);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaDeviceSynchronize());  // before abs_a and abs_b are freed
   }
   CUDA_CHECK(cudaDeviceSynchronize());
 

@@ -152,9 +152,7 @@ namespace {
 struct TimedForLater {
   std::string timed_by;  // X
   std::string size;      // the shape X timed
-  Timing timing;         // against the later check's reference
-  Roofs roofs;
-  std::string output_digest;
+  Timing timing;         // against the later check's reference, with X's digest and roofs
   std::vector<KernelFacts> kernels;
 };
 
@@ -191,10 +189,7 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
   const double max_spread = check.spec().positive("max_spread");
   if (const auto* earlier = earlier_timing(check, reference, shape)) {
     // The product was right before and after those runs (or the earlier check kept nothing).
-    auto judged = earlier->timing;
-    judged.output_digest = earlier->output_digest;
-    judged.memcpy_gbps = earlier->roofs.memcpy_gbps;
-    judged.cublas_gflops = earlier->roofs.cublas_gflops;
+    const auto& judged = earlier->timing;
     for (const auto& facts : earlier->kernels) check.add_kernel_facts(facts);
     check.note(
         fmt::format("timed in the same runs as {} (the kernel once, both references "
@@ -271,8 +266,10 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
     later.output_digest = judged.output_digest;
     later.flops = judged.flops;
     later.bytes = judged.bytes;
-    timed_for_later()[{check.spec().id, kinds.back()}] = {
-        check.spec().id, shape.label(), later, roofs, judged.output_digest, check.kernel_facts()};
+    later.memcpy_gbps = judged.memcpy_gbps;
+    later.cublas_gflops = judged.cublas_gflops;
+    timed_for_later()[{check.spec().id, kinds.back()}] = {check.spec().id, shape.label(), later,
+                                                          check.kernel_facts()};
   }
   judge_share(check, judged, threshold, max_spread);  // judge_speed unless scored by share
 }

@@ -58,25 +58,25 @@ TEST_F(RunCheck, AnInconclusiveTimingIsMeasuredOnceMore) {
   EXPECT_NE(r.notes.front().find("spread 5% > 3%"), std::string::npos) << r.notes.front();
 }
 
-TEST_F(RunCheck, TwiceInconclusiveIsReportedInconclusive) {
+// Runs a check whose body gives the same verdict every time, expecting run_check to report a
+// failure that mentions `reported`; returns how many times the body ran.
+int runs_of_failing_check(Verdict verdict, const std::string& reason, const std::string& reported) {
   int runs = 0;
   EXPECT_NONFATAL_FAILURE(run_check([&](Check& check) {
                             ++runs;
-                            check.set_verdict(Verdict::inconclusive, "spread 9% > 3%");
+                            check.set_verdict(verdict, reason);
                           }),
-                          "inconclusive");
-  EXPECT_EQ(runs, 2);
+                          reported.c_str());
+  return runs;
+}
+
+TEST_F(RunCheck, TwiceInconclusiveIsReportedInconclusive) {
+  EXPECT_EQ(runs_of_failing_check(Verdict::inconclusive, "spread 9% > 3%", "inconclusive"), 2);
   EXPECT_EQ(record().verdict, Verdict::inconclusive);
 }
 
 TEST_F(RunCheck, APassOrAFailIsNotMeasuredAgain) {
-  int runs = 0;
-  EXPECT_NONFATAL_FAILURE(run_check([&](Check& check) {
-                            ++runs;
-                            check.set_verdict(Verdict::fail, "40% of cuBLAS; needs 50%");
-                          }),
-                          "40% of cuBLAS");
-  EXPECT_EQ(runs, 1);
+  EXPECT_EQ(runs_of_failing_check(Verdict::fail, "40% of cuBLAS; needs 50%", "40% of cuBLAS"), 1);
 }
 
 }  // namespace

@@ -55,8 +55,4 @@ class DeviceBuffer {
   float* payload_ = nullptr;
 };
 
-// How many elements differ between two device buffers, counted on the GPU (for sizes too large
-// to copy back cheaply). NaN counts as different.
-long long count_differences_on_device(const float* a, const float* b, std::size_t count);
-
 }  // namespace harness

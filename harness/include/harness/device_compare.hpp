@@ -21,6 +21,9 @@ struct DeviceComparison {
 DeviceComparison compare_on_device(const float* expected, const float* got, const float* tolerance,
                                    double scale, std::size_t count);
 
+// How many elements differ between two device buffers (NaN counts as different).
+long long count_differences_on_device(const float* a, const float* b, std::size_t count);
+
 // output_digest (compare.hpp) of device memory, without copying it back.
 std::string output_digest_on_device(const float* values, std::size_t count);
 

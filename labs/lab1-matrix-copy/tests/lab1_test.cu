@@ -8,6 +8,7 @@
 
 #include "harness/check.hpp"
 #include "harness/cuda_check.hpp"
+#include "harness/device_compare.hpp"
 #include "harness/diagnose_run.hpp"
 #include "harness/observe.hpp"
 #include "harness/random.hpp"
