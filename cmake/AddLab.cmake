@@ -10,6 +10,7 @@
 #     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report.
 set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/GradingKit.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/LabContract.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/GpuResources.cmake")
 set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
@@ -65,6 +66,16 @@ function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
   set(LABS_SPEC_BONUS_IDS "${bonus_ids}" PARENT_SCOPE)  # the optional checks ("bonus": true)
 endfunction()
 
+# The student's launcher program: their .cu files (host code and device code in one compile) with
+# the lab's entries table and the stand-in CUDA runtime instead of libcudart.
+function(_labs_add_launcher target lab lab_dir)
+  add_executable(${target} EXCLUDE_FROM_ALL ${ARGN}
+                 "${CMAKE_BINARY_DIR}/contracts/${lab}/${lab}_entries.cpp")
+  target_include_directories(${target} PRIVATE "${lab_dir}")
+  target_link_libraries(${target} PRIVATE labs_launcher_runtime)
+  set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY None)
+endfunction()
+
 function(add_lab folder)
   if(NOT folder MATCHES "^(lab[0-9]+)-[a-z0-9-]+$")
     message(FATAL_ERROR "add_lab(${folder}): lab folders are named labN-some-slug")
@@ -98,10 +109,20 @@ function(add_lab folder)
   # and in self-test builds the starter and the known-wrong kernels.
   labs_device_sources(check_sources ${lab}_checks ${test_sources}
                       "${PROJECT_SOURCE_DIR}/harness/src/lab_main.cu")
+  if(NOT LABS_EMULATION)
+    # On a GPU the student's code is never linked into the lab program: the contract functions
+    # are proxies to the student's launcher process (harness/student_call.hpp).
+    labs_generate_contract(${lab} "${lab_dir}" contract_proxies contract_entries)
+    list(APPEND check_sources "${contract_proxies}")
+  endif()
   add_library(${lab}_checks OBJECT EXCLUDE_FROM_ALL ${check_sources})
   target_include_directories(${lab}_checks PUBLIC "${lab_dir}")
   target_compile_definitions(${lab}_checks PRIVATE LAB_SPEC_PATH="${spec}"
                                                    LAB_RESULTS_DIR="${results}")
+  if(NOT LABS_EMULATION)
+    target_compile_definitions(${lab}_checks PRIVATE
+                               LAB_LAUNCHER_PATH="$<TARGET_FILE:${lab}_launcher>")
+  endif()
   target_link_libraries(${lab}_checks PUBLIC harness)
 
   # The optional bonus (bonus.cu next to kernel.cu) is built when it exists; without it the
@@ -116,7 +137,16 @@ function(add_lab folder)
     set(bonus_source "")
   endif()
   labs_device_sources(kernel_sources ${lab} "${kernel}" ${bonus_source})
-  add_executable(${lab} EXCLUDE_FROM_ALL ${kernel_sources})
+  if(LABS_EMULATION)
+    # The CPU emulation runs the kernels as host code, linked into the lab program.
+    add_executable(${lab} EXCLUDE_FROM_ALL ${kernel_sources})
+  else()
+    # The lab program (trusted: checks and harness only) and the student's launcher (untrusted:
+    # kernel.cu and bonus.cu against the stand-in CUDA runtime); `make labN` builds both.
+    add_executable(${lab} EXCLUDE_FROM_ALL "${PROJECT_SOURCE_DIR}/harness/src/lab_main_anchor.cpp")
+    _labs_add_launcher(${lab}_launcher ${lab} "${lab_dir}" ${kernel_sources})
+    add_dependencies(${lab} ${lab}_launcher)
+  endif()
   target_link_libraries(${lab} PRIVATE ${lab}_checks)
   # The report needs labgrade: `make labN` builds both.
   if(NOT LABS_LABGRADE)
@@ -258,8 +288,18 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     set(target ${lab}_${name})
     labs_device_sources(variant_sources ${target} "${file}")
     # Not in `all`: built by all_known_wrong (CI without a GPU only needs them for the emulation).
-    add_executable(${target} EXCLUDE_FROM_ALL ${variant_sources})
-    target_link_libraries(${target} PRIVATE ${lab}_checks)
+    if(LABS_EMULATION)
+      add_executable(${target} EXCLUDE_FROM_ALL ${variant_sources})
+      target_link_libraries(${target} PRIVATE ${lab}_checks)
+      set(program "$<TARGET_FILE:${target}>")
+      set(launcher_env "")
+    else()
+      # On a GPU the variant is a launcher; the lab program is the lab's own.
+      _labs_add_launcher(${target} ${lab} "${lab_dir}" ${variant_sources})
+      add_dependencies(${target} ${lab})
+      set(program "$<TARGET_FILE:${lab}>")
+      set(launcher_env "LAB_LAUNCHER=$<TARGET_FILE:${target}>")
+    endif()
     # `make all_known_wrong`: every starter and known-wrong kernel, without the rest of `all`.
     if(NOT TARGET all_known_wrong)
       add_custom_target(all_known_wrong)
@@ -276,7 +316,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         # No racecheck on the CPU: a missing __syncthreads() must show as a wrong result under
         # the emulator's schedules instead, in at least one correctness check.
         add_test(NAME ${lab}.must_fail.${name}.emulated_race
-                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "$<TARGET_FILE:${target}>"
+                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
                          "${CMAKE_BINARY_DIR}/results/must_fail/${target}-race" ${correctness_checks})
         set_tests_properties(${lab}.must_fail.${name}.emulated_race PROPERTIES
           LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600)
@@ -284,12 +324,13 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
       foreach(tool IN LISTS sanitizer_tools)
         if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
           add_test(NAME ${lab}.must_fail.${name}.${tool}
-                   COMMAND sh "${LABS_CMAKE_DIR}/run_sanitizer.sh" "$<TARGET_FILE:${target}>"
+                   COMMAND sh "${LABS_CMAKE_DIR}/run_sanitizer.sh" "${program}"
                            "${lab}" "${LABS_COMPUTE_SANITIZER}" ${tool}
                            "${CMAKE_BINARY_DIR}/results/must_fail/${target}-${tool}"
                            "${correctness_filter}" expect-errors)
           set_tests_properties(${lab}.must_fail.${name}.${tool} PROPERTIES
-            LABELS "known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900)
+            LABELS "known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900
+            ENVIRONMENT "${launcher_env}")
           labs_gpu_test(${lab}.must_fail.${name}.${tool})
         endif()
       endforeach()
@@ -298,14 +339,17 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
       endif()
     endif()
     add_test(NAME ${lab}.must_fail.${name}
-             COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "$<TARGET_FILE:${target}>"
+             COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "${program}"
                      "${CMAKE_BINARY_DIR}/results/must_fail/${target}" ${must_fail})
     set_tests_properties(${lab}.must_fail.${name} PROPERTIES
       LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
     labs_gpu_test(${lab}.must_fail.${name})
+    set(environment ${launcher_env})
     if(expected_diagnosis)
-      set_tests_properties(${lab}.must_fail.${name} PROPERTIES
-        ENVIRONMENT "EXPECT_DIAGNOSIS=${expected_diagnosis}")
+      list(APPEND environment "EXPECT_DIAGNOSIS=${expected_diagnosis}")
+    endif()
+    if(environment)
+      set_tests_properties(${lab}.must_fail.${name} PROPERTIES ENVIRONMENT "${environment}")
     endif()
   endforeach()
 endfunction()

@@ -15,6 +15,11 @@ if [ "$1" = "--any" ]; then
 fi
 exe=$1 results=$2
 shift 2
+# On a GPU the submission is a launcher program beside the lab program (LAB_LAUNCHER).
+if [ -n "$LAB_LAUNCHER" ] && [ ! -x "$LAB_LAUNCHER" ]; then
+  echo "not built: $LAB_LAUNCHER"
+  exit 77
+fi
 if [ ! -x "$exe" ]; then
   echo "not built: $exe"
   exit 77

@@ -5,6 +5,11 @@
 #   run_sanitizer.sh LAB_EXE LAB SANITIZER TOOL RESULTS_DIR GTEST_FILTER [expect-errors]
 # With expect-errors (a known-wrong kernel) it passes only when the sanitizer reports errors.
 exe=$1 lab=$2 sanitizer=$3 tool=$4 results=$5 filter=$6 expect=${7:-}
+# On a GPU the submission is a launcher program beside the lab program (LAB_LAUNCHER).
+if [ -n "$LAB_LAUNCHER" ] && [ ! -x "$LAB_LAUNCHER" ]; then
+  echo "not built: $LAB_LAUNCHER"
+  exit 77
+fi
 if [ ! -x "$exe" ]; then
   echo "not built: run make $lab"
   exit 77

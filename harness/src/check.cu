@@ -85,7 +85,7 @@ void Check::run_case(const std::string& name, const std::function<void(CaseResul
   try {
     body(result);
   } catch (const CudaError& error) {
-    if (is_sticky(error.code)) lab_run().context_lost = true;
+    if (error.sticky) lab_run().context_lost = true;
     fail_case(result, error.what());
     if (!result.diagnosis) result.diagnosis = diagnose_launch_error(error.what());
   }
@@ -161,7 +161,7 @@ void run_body(Check& check, const std::function<void(Check&)>& body) {
   } catch (const SpecError& error) {
     check.set_verdict(Verdict::error, fmt::format("the lab spec is wrong: {}", error.what()));
   } catch (const CudaError& error) {
-    if (is_sticky(error.code)) lab_run().context_lost = true;
+    if (error.sticky) lab_run().context_lost = true;
     check.set_verdict(Verdict::fail, error.what());
   } catch (const std::exception& error) {
     check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));

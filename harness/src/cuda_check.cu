@@ -4,6 +4,9 @@
 
 namespace harness {
 
+CudaError::CudaError(cudaError_t code, const std::string& message)
+    : std::runtime_error(message), code(code), sticky(is_sticky(code)) {}
+
 void check_cuda(cudaError_t result, const char* call, const char* file, int line) {
   if (result == cudaSuccess) return;
   throw CudaError(result, fmt::format("{}:{}: {} failed: {} ({})", file, line, call,

@@ -1,4 +1,5 @@
 #include "harness/device_buffer.hpp"
+#include "student/buffer_registry.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -75,10 +76,13 @@ DeviceBuffer::DeviceBuffer(std::string name, std::size_t count, std::size_t guar
   CUDA_CHECK(cudaMalloc(&base_, bytes));
   payload_ = base_ + guard_;
   CUDA_CHECK(cudaMemset(base_, guard_byte_, bytes));
+  // The student's launcher may be given this buffer (its shadow in the student's context).
+  student::register_buffer(base_, bytes, name_);
   poison();
 }
 
 DeviceBuffer::~DeviceBuffer() {
+  if (base_) student::forget_buffer(base_);
   if (base_) cudaFree(base_);  // no throw from a destructor; a sticky error is reported elsewhere
 }
 

@@ -73,7 +73,7 @@ std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup,
     synchronize_after(rerun.call);
     return output.download();
   } catch (const CudaError& error) {
-    if (is_sticky(error.code)) lab_run().context_lost = true;
+    if (error.sticky) lab_run().context_lost = true;
     return std::nullopt;
   } catch (const std::exception&) {
     return std::nullopt;
@@ -139,7 +139,7 @@ void diagnose_failed_case(CaseResult& result, const FailedCase& failed) {
     if (failed.rerun) in.experiments = make_experiments(*failed.rerun);
     result.diagnosis = diagnose_case(in);
   } catch (const CudaError& error) {
-    if (is_sticky(error.code)) lab_run().context_lost = true;
+    if (error.sticky) lab_run().context_lost = true;
   } catch (const std::exception&) {
     // A diagnosis that cannot be made leaves the verdict as it is.
   }

@@ -3,7 +3,10 @@
 // Exit status: 0 every selected check passed, 1 a check failed, 2 bad arguments or lab spec,
 // 77 no GPU (every check skipped: ctest shows them as skipped, graders count them as not passed),
 // or under the CPU emulation every selected check was a speed check (not measured there).
+#include <sys/prctl.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -31,6 +34,7 @@ constexpr int kExitSkipped = 77;
 
 struct Options {
   std::optional<std::string> seed;
+  std::string launcher;
   std::string results_dir = LAB_RESULTS_DIR;
   std::string spec = LAB_SPEC_PATH;
 };
@@ -51,10 +55,12 @@ std::optional<Options> parse_options(int argc, char** argv) {
       options.results_dir = *v;
     } else if (auto v = value("--spec")) {
       options.spec = *v;
+    } else if (auto v = value("--launcher")) {
+      options.launcher = *v;
     } else {
       std::fprintf(stderr,
                    "unknown argument '%s'\nusage: %s [--seed N] [--results-dir DIR] "
-                   "[--spec FILE] [--gtest_filter=Suite.Name]\n",
+                   "[--spec FILE] [--launcher PROGRAM] [--gtest_filter=Suite.Name]\n",
                    argv[i], argv[0]);
       return std::nullopt;
     }
@@ -113,6 +119,14 @@ int main(int argc, char** argv) {
   if (!tests_match_spec(run.spec)) return kExitBadSetup;
   run.results_dir = options->results_dir;
   run.executable = std::filesystem::absolute(argv[0]).lexically_normal().string();
+#ifndef LABS_EMULATION
+  // The student's code runs in its own process (the launcher); this one holds nothing of it.
+  // Not dumpable: that process, under the same user, cannot read or trace this one.
+  ::prctl(PR_SET_DUMPABLE, 0);
+  run.launcher = !options->launcher.empty()            ? options->launcher
+                 : std::getenv("LAB_LAUNCHER") != nullptr ? std::getenv("LAB_LAUNCHER")
+                                                          : LAB_LAUNCHER_PATH;
+#endif
 
 #ifdef LABS_EMULATION
   // The CPU emulation: the schedule's seed follows the lab's, so one replay command replays the

@@ -1,110 +1,36 @@
 #include "harness/launch_recorder.hpp"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 
-#include <cstdlib>
-#include <memory>
-#include <mutex>
-
-#include <cupti.h>
 #include <fmt/format.h>
 
 #include "harness/cuda_check.hpp"
 #include "harness/occupancy.hpp"
-#include "harness/record.hpp"
+#include "student/student_runtime.hpp"
 
 namespace harness {
-namespace {
 
-constexpr std::size_t kBufferBytes = 1 << 20;
-constexpr std::size_t kAlignment = 8;
-
-std::mutex collected_mutex;
-RecordedActivity collected;
-
-std::string demangle(const char* name) {
-  if (!name) return "(unnamed kernel)";
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status),
-                                              std::free);
-  return status == 0 && text ? std::string(text.get()) : std::string(name);
-}
-
-void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
-  *buffer = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, kBufferBytes));
-  *size = *buffer ? kBufferBytes : 0;
-  *max_records = 0;
-}
-
-void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid_size) {
-  CUpti_Activity* record = nullptr;
-  std::lock_guard lock(collected_mutex);
-  while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
-    if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
-        record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
-      const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-      KernelLaunch launch;
-      launch.name = demangle(kernel->name);
-      launch.grid[0] = kernel->gridX;
-      launch.grid[1] = kernel->gridY;
-      launch.grid[2] = kernel->gridZ;
-      launch.block[0] = kernel->blockX;
-      launch.block[1] = kernel->blockY;
-      launch.block[2] = kernel->blockZ;
-      launch.registers_per_thread = kernel->registersPerThread;
-      launch.static_shared_bytes = kernel->staticSharedMemory;
-      launch.dynamic_shared_bytes = kernel->dynamicSharedMemory;
-      launch.local_bytes_per_thread = kernel->localMemoryPerThread;
-      collected.kernels.push_back(launch);
-    } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
-      ++collected.memory_copies;
-    }
-  }
-  std::free(buffer);
-}
-
-std::string cupti_error_text(CUptiResult result) {
-  const char* text = nullptr;
-  cuptiGetResultString(result, &text);
-  return text ? text : "unknown CUPTI error";
-}
-
-}  // namespace
-
-LaunchRecorder::LaunchRecorder() {
-  {
-    std::lock_guard lock(collected_mutex);
-    collected = {};
-  }
-  // Make sure the context exists and earlier work is finished, so only what follows is seen.
-  CUDA_CHECK(cudaDeviceSynchronize());
-  for (CUptiResult result : {cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
-                             cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
-                             cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY)}) {
-    if (result != CUPTI_SUCCESS && unavailable_.empty()) {
-      unavailable_ = "cannot observe kernel launches (CUPTI: " + cupti_error_text(result) +
-                     "); is a profiler or sanitizer attached?";
-    }
-  }
+// What the lab program itself launched for the student's launcher (student_runtime.cpp): the
+// shapes and resources are facts of the replay, not anything the student's process says.
+LaunchRecorder::LaunchRecorder() : observer_(new student::LaunchObserver) {
+  student::Runtime::get().add_observer(static_cast<student::LaunchObserver*>(observer_));
 }
 
 LaunchRecorder::~LaunchRecorder() {
-  if (!stopped_) {
-    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
-  }
+  auto* observer = static_cast<student::LaunchObserver*>(observer_);
+  if (!stopped_) student::Runtime::get().remove_observer(observer);
+  delete observer;
 }
 
 RecordedActivity LaunchRecorder::stop() {
-  CUDA_CHECK(cudaDeviceSynchronize());
-  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+  auto* observer = static_cast<student::LaunchObserver*>(observer_);
+  if (!stopped_) student::Runtime::get().remove_observer(observer);
   stopped_ = true;
-  std::lock_guard lock(collected_mutex);
-  return std::exchange(collected, {});
+  RecordedActivity activity;
+  activity.kernels = std::move(observer->kernels);
+  activity.memory_copies = observer->memory_copies;
+  *observer = {};
+  return activity;
 }
 
 SmLimits current_sm_limits() {

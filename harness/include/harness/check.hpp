@@ -26,6 +26,7 @@ struct LabRun {
   std::filesystem::path results_dir;
   std::uint64_t seed = 0;
   std::string executable;       // absolute path, for the replay command
+  std::string launcher;         // the student's launcher program (harness/student_call.hpp)
   std::string gpu_unavailable;  // non-empty: every check is skipped with this reason
   std::optional<DeviceInfo> device;
   bool context_lost = false;  // a kernel fault made the CUDA context unusable

@@ -9,9 +9,10 @@
 namespace harness {
 
 struct CudaError : std::runtime_error {
-  CudaError(cudaError_t code, const std::string& message)
-      : std::runtime_error(message), code(code) {}
+  CudaError(cudaError_t code, const std::string& message);
   cudaError_t code;
+  // The lab program's own CUDA context is unusable after this error (a fault in its context).
+  bool sticky = false;
 };
 
 // Throws CudaError "file:line: call: cudaErrorX (description)" when `result` is not success.

@@ -1,7 +1,7 @@
 // Sees what a student's launcher actually ran on the GPU: every kernel with its grid, block and
-// resources, and every memory copy. Built on CUPTI's activity records, which the driver fills in
-// for each kernel however it was launched, so structural checks read the launch shape instead of
-// searching the source text.
+// resources, and every copy of the lab's buffers. On a GPU these are the launches the lab program
+// replayed for the launcher (harness/student_call.hpp); under the CPU emulation, the emulator's
+// record. Structural checks read the launch shape instead of searching the source text.
 #pragma once
 
 #include <string>
@@ -47,6 +47,7 @@ class LaunchRecorder {
  private:
   std::string unavailable_;
   bool stopped_ = false;
+  void* observer_ = nullptr;  // the backend's collector
 };
 
 // The device's limits for theoretical occupancy (current device).

@@ -13,6 +13,7 @@
 #include "harness/observe.hpp"
 #include "harness/random.hpp"
 #include "harness/speed.hpp"
+#include "harness/student_call.hpp"
 #include "lab1.h"
 #include "lab1_bonus.h"
 
@@ -150,7 +151,7 @@ void check_copy_speed(Check& check, CopyLauncher copy, const char* name) {
 // writing something. The starter's stub writes nothing: that is "not attempted", no extra points
 // and no failure, rather than a wrong copy.
 bool bonus_attempted(Check& check) {
-  if (copy_matrix_fast == nullptr) {
+  if (!LAB_STUDENT_DEFINES(copy_matrix_fast)) {
     check.set_verdict(Verdict::not_attempted,
                       "copy_matrix_fast is not defined (no bonus.cu): the bonus is optional");
     return false;

@@ -20,6 +20,7 @@
 #include "harness/matmul.hpp"
 #include "harness/observe.hpp"
 #include "harness/speed.hpp"
+#include "harness/student_call.hpp"
 #include "lab4.h"
 #include "lab4_bonus.h"
 
@@ -248,7 +249,7 @@ void check_matvec_speed(Check& check, MatvecLauncher launcher, const char* name)
 // writing something. The starter's stub writes nothing: that is "not attempted", no extra points
 // and no failure, rather than a wrong product.
 bool bonus_attempted(Check& check) {
-  if (matvec_fast == nullptr) {
+  if (!LAB_STUDENT_DEFINES(matvec_fast)) {
     check.set_verdict(Verdict::not_attempted,
                       "matvec_fast is not defined (no bonus.cu): the bonus is optional");
     return false;

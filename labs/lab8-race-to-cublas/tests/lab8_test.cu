@@ -19,6 +19,7 @@
 #include "harness/matmul_checks.hpp"
 #include "harness/matmul_spec.hpp"
 #include "harness/sass.hpp"
+#include "harness/student_call.hpp"
 #include "lab8.h"
 
 namespace {
@@ -70,10 +71,16 @@ std::string find_cuobjdump() {
   return {};
 }
 
-// The machine code (SASS) of every kernel compiled into this program, by demangled name.
+// The machine code (SASS) of every kernel of the submission, by demangled name: on a GPU from the
+// device code the lab program loaded, under the emulation from this program.
 std::map<std::string, std::string> program_sass(const std::string& cuobjdump) {
-  const auto command =
-      fmt::format("'{}' -sass '{}' 2>/dev/null", cuobjdump, harness::lab_run().executable);
+#ifdef LABS_EMULATION
+  const std::string binary = harness::lab_run().executable;
+#else
+  const std::string binary = harness::student_device_code_file();
+  if (binary.empty()) return {};
+#endif
+  const auto command = fmt::format("'{}' -sass '{}' 2>/dev/null", cuobjdump, binary);
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
   if (!pipe) return {};
   std::string text;

@@ -1,0 +1,779 @@
+// The trusted side of a contract call (harness/student_call.hpp). The student's device code is
+// loaded into a CUDA context of its own; the lab program's buffers stay in the lab program's
+// context. A call copies the argument buffers (guards included) into shadows in the student's
+// context, replays what the launcher asked for there, and copies the shadows back, so the checks
+// read results that only the GPU wrote, through their own buffers.
+#include "student_runtime.hpp"
+
+#include <cxxabi.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "buffer_registry.hpp"
+#include "harness/check.hpp"
+#include "launcher/protocol.hpp"
+
+namespace harness::student {
+namespace protocol = launcher_protocol;
+namespace {
+
+constexpr int kHelloDeadlineMs = 30000;
+constexpr int kCallDeadlineMs = 20000;
+
+std::string driver_error(CUresult result) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  cuGetErrorName(result, &name);
+  cuGetErrorString(result, &text);
+  return fmt::format("{} ({})", name ? name : "CUDA_ERROR", text ? text : "unknown");
+}
+
+void check_driver(CUresult result, const char* what) {
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error(fmt::format("{} failed: {}", what, driver_error(result)));
+  }
+}
+
+// The runtime error that matches a driver error, for the diagnosis rules that read names.
+cudaError_t runtime_code(CUresult result) {
+  switch (result) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case CUDA_ERROR_MISALIGNED_ADDRESS: return cudaErrorMisalignedAddress;
+    case CUDA_ERROR_LAUNCH_FAILED: return cudaErrorLaunchFailure;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: return cudaErrorLaunchOutOfResources;
+    case CUDA_ERROR_INVALID_VALUE: return cudaErrorInvalidConfiguration;
+    case CUDA_ERROR_ASSERT: return cudaErrorAssert;
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
+    default: return cudaErrorLaunchFailure;
+  }
+}
+
+bool context_is_lost(CUresult result) {
+  switch (result) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_UNKNOWN:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(
+      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && text ? std::string(text.get()) : name;
+}
+
+std::string dims_text(const std::array<unsigned, 3>& d) {
+  return fmt::format("({}, {}, {})", d[0], d[1], d[2]);
+}
+
+std::array<unsigned, 3> dims_of(const nlohmann::json& value) {
+  std::array<unsigned, 3> d{1, 1, 1};
+  if (!value.is_array() || value.size() != 3) throw std::runtime_error("bad dimensions");
+  for (int i = 0; i < 3; ++i) d[i] = value[i].get<unsigned>();
+  return d;
+}
+
+// Pushes a context for the scope of one block.
+class ContextScope {
+ public:
+  explicit ContextScope(CUcontext context) { check_driver(cuCtxPushCurrent(context), "cuCtxPushCurrent"); }
+  ~ContextScope() { cuCtxPopCurrent(nullptr); }
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+};
+
+TimedSpan* active_span = nullptr;
+int timing_sessions = 0;
+
+}  // namespace
+
+Runtime& Runtime::get() {
+  static Runtime instance;
+  return instance;
+}
+
+Runtime::Runtime() {
+  on_forget([this](std::uint64_t region) { drop_shadow(region); });
+}
+
+Runtime::~Runtime() {
+  on_forget(nullptr);
+}
+
+void Runtime::start() {
+  if (started_) {
+    if (!start_error_.empty()) throw StudentError(cudaErrorLaunchFailure, start_error_);
+    return;
+  }
+  started_ = true;
+  try {
+    process_ = std::make_unique<LauncherProcess>(lab_run().launcher);
+    std::string error;
+    auto hello = process_->receive(kHelloDeadlineMs, error);
+    if (!hello) {
+      throw std::runtime_error("your launcher (kernel.cu's host code) did not start: " + error +
+                               output_suffix());
+    }
+    read_hello(hello->at("hello"));
+    build_context();
+    if (!process_->send(hello_reply())) {
+      throw std::runtime_error("your launcher stopped before its first call" + output_suffix());
+    }
+  } catch (const nlohmann::json::exception& error) {
+    start_error_ = std::string("your launcher sent a malformed hello: ") + error.what();
+  } catch (const std::exception& error) {
+    start_error_ = error.what();
+  }
+  if (!start_error_.empty()) throw StudentError(cudaErrorLaunchFailure, start_error_);
+}
+
+void Runtime::read_hello(const nlohmann::json& hello) {
+  for (const auto& fatbin : hello.at("fatbins")) {
+    const auto& bytes = fatbin.get_binary();
+    fatbins_.emplace_back(bytes.begin(), bytes.end());
+  }
+  for (const auto& kernel : hello.at("kernels")) {
+    const int module = kernel.at("module").get<int>();
+    if (module < 0 || module >= static_cast<int>(fatbins_.size())) {
+      throw std::runtime_error("a kernel of an unknown module");
+    }
+    kernels_[fmt::format("{}:{}", module, kernel.at("name").get<std::string>())] =
+        Kernel{module, kernel.at("name").get<std::string>()};
+  }
+  for (const auto& variable : hello.at("variables")) {
+    variables_[fmt::format("{}:{}", variable.at("module").get<int>(),
+                           variable.at("name").get<std::string>())] =
+        Variable{variable.at("module").get<int>(), variable.at("name").get<std::string>()};
+  }
+  for (const auto& name : hello.at("defines")) defines_.insert(name.get<std::string>());
+  pending_ops_ = hello.value("early_ops", nlohmann::json::array());
+}
+
+void Runtime::build_context() {
+  CUcontext current = nullptr;
+  cudaFree(nullptr);  // the lab program's own (primary) context exists and is current
+  check_driver(cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  CUdevice device = 0;
+  check_driver(cuCtxGetDevice(&device), "cuCtxGetDevice");
+  device_ = device;
+  check_driver(cuCtxCreate(&context_, nullptr, 0, device), "creating the student's context");
+  cuCtxPopCurrent(nullptr);
+  ContextScope scope(context_);
+  modules_.clear();
+  for (const auto& fatbin : fatbins_) {
+    CUmodule module = nullptr;
+    const CUresult loaded = cuModuleLoadData(&module, fatbin.data());
+    if (loaded == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+      throw std::runtime_error("your kernels were compiled for another GPU (no code for this one)");
+    }
+    check_driver(loaded, "loading your kernels");
+    modules_.push_back(module);
+  }
+  for (auto& [key, kernel] : kernels_) {
+    check_driver(cuModuleGetFunction(&kernel.function, modules_[kernel.module], kernel.name.c_str()),
+                 "finding a kernel");
+    kernel.offsets.clear();
+    kernel.sizes.clear();
+    kernel.param_bytes = 0;
+    for (std::size_t i = 0;; ++i) {
+      std::size_t offset = 0;
+      std::size_t size = 0;
+      if (cuFuncGetParamInfo(kernel.function, i, &offset, &size) != CUDA_SUCCESS) break;
+      kernel.offsets.push_back(offset);
+      kernel.sizes.push_back(size);
+      kernel.param_bytes = std::max(kernel.param_bytes, offset + size);
+    }
+  }
+  for (auto& [key, variable] : variables_) {
+    variable.address = 0;
+    variable.bytes = 0;
+    cuModuleGetGlobal(&variable.address, &variable.bytes, modules_[variable.module],
+                      variable.name.c_str());
+  }
+}
+
+nlohmann::json Runtime::hello_reply() {
+  ContextScope scope(context_);
+  nlohmann::json kernels = nlohmann::json::object();
+  for (const auto& [key, kernel] : kernels_) {
+    const auto attribute = [&](CUfunction_attribute a) {
+      int value = 0;
+      cuFuncGetAttribute(&value, a, kernel.function);
+      return value;
+    };
+    kernels[key] = {{"offsets", kernel.offsets},
+                    {"sizes", kernel.sizes},
+                    {"attributes",
+                     {{"shared", attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)},
+                      {"const", attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES)},
+                      {"local", attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)},
+                      {"max_threads", attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)},
+                      {"registers", attribute(CU_FUNC_ATTRIBUTE_NUM_REGS)},
+                      {"ptx_version", attribute(CU_FUNC_ATTRIBUTE_PTX_VERSION)},
+                      {"binary_version", attribute(CU_FUNC_ATTRIBUTE_BINARY_VERSION)},
+                      {"max_dynamic_shared",
+                       attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)}}}};
+  }
+  // The runtime's device attributes have the driver's numbers.
+  std::vector<int> attributes(CU_DEVICE_ATTRIBUTE_MAX, 0);
+  for (int a = 1; a < CU_DEVICE_ATTRIBUTE_MAX; ++a) {
+    cuDeviceGetAttribute(&attributes[a], static_cast<CUdevice_attribute>(a), device_);
+  }
+  cudaDeviceProp properties{};
+  cudaGetDeviceProperties(&properties, 0);
+  const auto* raw = reinterpret_cast<const std::uint8_t*>(&properties);
+  int driver = 0;
+  cuDriverGetVersion(&driver);
+  return {{"kernels", kernels},
+          {"device",
+           {{"attributes", attributes},
+            {"properties",
+             nlohmann::json::binary_t(std::vector<std::uint8_t>(raw, raw + sizeof properties))},
+            {"driver_version", driver}}}};
+}
+
+void Runtime::destroy_context() {
+  shadows_.clear();
+  allocations_.clear();
+  if (events_[0]) events_ = {};
+  if (context_) cuCtxDestroy(context_);
+  context_ = nullptr;
+}
+
+std::string Runtime::output_suffix() {
+  if (!process_) return "";
+  const auto text = process_->take_output();
+  return text.empty() ? "" : "\nIt printed:\n" + text;
+}
+
+bool Runtime::defines(const std::string& name) {
+  start();
+  return defines_.count(name) > 0;
+}
+
+std::string Runtime::device_code_file() {
+  start();
+  if (fatbins_.empty()) return "";
+  if (device_code_file_.empty()) {
+    char path[] = "/tmp/labs-student-XXXXXX.fatbin";
+    const int fd = ::mkstemps(path, 7);
+    if (fd < 0) return "";
+    ::close(fd);
+    // One file per module; cuobjdump reads the first, and these labs build one or two modules.
+    std::ofstream out(path, std::ios::binary);
+    for (const auto& fatbin : fatbins_) out.write(fatbin.data(), static_cast<std::streamsize>(fatbin.size()));
+    device_code_file_ = path;
+  }
+  return device_code_file_;
+}
+
+void Runtime::call(const std::string& name, const StudentArgs& args) {
+  start();
+  const std::string call_text = describe_call(name, args);
+  if (!defines_.count(name)) {
+    throw StudentError(cudaErrorInvalidDeviceFunction,
+                       fmt::format("{}: your files do not define {}", call_text, name));
+  }
+  // The launcher sees fake addresses for the lab program's buffers.
+  std::string fake_args = args.bytes;
+  std::vector<std::uint64_t> regions;
+  for (const std::size_t offset : args.pointer_offsets) {
+    std::uintptr_t address = 0;
+    std::memcpy(&address, args.bytes.data() + offset, sizeof address);
+    if (address == 0) continue;
+    const auto* buffer = find_buffer(address);
+    if (!buffer) {
+      throw std::logic_error(fmt::format("{}: an argument is not a harness buffer", call_text));
+    }
+    const std::uint64_t fake = protocol::fake_address(buffer->region, address - buffer->base);
+    std::memcpy(fake_args.data() + offset, &fake, sizeof fake);
+    regions.push_back(buffer->region);
+  }
+  const bool timed = timing_sessions > 0;
+  const std::string key = name + '\0' + fake_args;
+  nlohmann::json ops;
+  if (timed && cached_.count(key)) {
+    ops = cached_[key];
+  } else {
+    ops = ask(name, fake_args, call_text);
+    if (timed) cached_[key] = ops;
+  }
+  for (const auto region : regions) copy_in(region, timed);
+  replay(ops, call_text, timed);
+  if (!timed) {
+    for (const auto region : regions) copy_out(region);
+  }
+}
+
+nlohmann::json Runtime::ask(const std::string& name, const std::string& fake_args,
+                            const std::string& call_text) {
+  if (!process_->send({{"call", name},
+                       {"args", nlohmann::json::binary_t(std::vector<std::uint8_t>(
+                                    fake_args.begin(), fake_args.end()))}})) {
+    lost_launcher_ = "it had stopped";
+  }
+  std::string error = lost_launcher_;
+  std::optional<nlohmann::json> answer;
+  if (error.empty()) answer = process_->receive(kCallDeadlineMs, error);
+  const std::string printed = process_->take_output();
+  if (!printed.empty()) {
+    std::printf("[your launcher printed during %s]\n%s%s", call_text.c_str(), printed.c_str(),
+                printed.back() == '\n' ? "" : "\n");
+    std::fflush(stdout);
+  }
+  if (!answer) {
+    lost_launcher_ = error;
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: your launcher failed: {}", call_text, error));
+  }
+  if (answer->contains("error")) {
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: {}", call_text, answer->value("error", std::string())));
+  }
+  nlohmann::json ops = std::move(pending_ops_);
+  pending_ops_ = nlohmann::json::array();
+  if (!ops.is_array()) ops = nlohmann::json::array();
+  for (auto& op : answer->at("ops")) ops.push_back(std::move(op));
+  if (ops.size() > protocol::kMaxOpsPerCall) {
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: your launcher asked for more than {} operations",
+                                   call_text, protocol::kMaxOpsPerCall));
+  }
+  return ops;
+}
+
+// "copy_matrix(in, out, 256, 256)": buffers by name, the other parameters as ints (every
+// contract parameter that is not a pointer is an int).
+std::string Runtime::describe_call(const std::string& name, const StudentArgs& args) const {
+  std::string text = name + "(";
+  std::size_t at = 0;
+  std::size_t pointer = 0;
+  while (at < args.bytes.size()) {
+    if (at > 0) text += ", ";
+    if (pointer < args.pointer_offsets.size() && args.pointer_offsets[pointer] == at) {
+      std::uintptr_t address = 0;
+      std::memcpy(&address, args.bytes.data() + at, sizeof address);
+      const auto* buffer = address ? find_buffer(address) : nullptr;
+      text += buffer ? buffer->name : (address ? "?" : "nullptr");
+      at += sizeof address;
+      ++pointer;
+    } else if (at + sizeof(int) <= args.bytes.size()) {
+      int value = 0;
+      std::memcpy(&value, args.bytes.data() + at, sizeof value);
+      text += std::to_string(value);
+      at += sizeof value;
+    } else {
+      break;
+    }
+  }
+  return text + ")";
+}
+
+CUdeviceptr Runtime::shadow(std::uint64_t region) {
+  const auto it = shadows_.find(region);
+  if (it != shadows_.end()) return it->second.address;
+  const auto* buffer = buffer_in_region(region);
+  if (!buffer) return 0;
+  ContextScope scope(context_);
+  Shadow s;
+  s.bytes = buffer->bytes;
+  check_driver(cuMemAlloc(&s.address, std::max<std::size_t>(s.bytes, 1)),
+               "allocating a buffer in the student's context");
+  shadows_[region] = s;
+  return s.address;
+}
+
+void Runtime::copy_in(std::uint64_t region, bool timed) {
+  const auto* buffer = buffer_in_region(region);
+  if (!buffer) return;
+  const CUdeviceptr target = shadow(region);
+  auto& s = shadows_.at(region);
+  if (timed && s.in_session) return;
+  s.in_session = timed;
+  CUcontext own = nullptr;
+  cuCtxGetCurrent(&own);
+  check_driver(cuMemcpyPeer(target, context_, buffer->base, own, buffer->bytes),
+               "copying a buffer into the student's context");
+}
+
+void Runtime::copy_out(std::uint64_t region) {
+  const auto* buffer = buffer_in_region(region);
+  const auto it = shadows_.find(region);
+  if (!buffer || it == shadows_.end()) return;
+  CUcontext own = nullptr;
+  cuCtxGetCurrent(&own);
+  check_driver(cuMemcpyPeer(buffer->base, own, it->second.address, context_, buffer->bytes),
+               "copying a buffer out of the student's context");
+  check_driver(cuCtxSynchronize(), "copying a buffer out of the student's context");
+}
+
+void Runtime::end_timing_session() {
+  cached_.clear();
+  for (auto& [region, s] : shadows_) {
+    if (!s.in_session) continue;
+    s.in_session = false;
+    try {
+      copy_out(region);
+    } catch (const std::exception&) {
+      // The replay that failed has already said why.
+    }
+  }
+}
+
+void Runtime::drop_shadow(std::uint64_t region) {
+  const auto it = shadows_.find(region);
+  if (it == shadows_.end()) return;
+  if (context_) {
+    cuCtxPushCurrent(context_);
+    cuMemFree(it->second.address);
+    cuCtxPopCurrent(nullptr);
+  }
+  shadows_.erase(it);
+}
+
+// A fake address of the launcher as a real one in the student's context, with the bytes left in
+// its allocation from there; nothing when it is not a fake address at all.
+std::optional<std::pair<CUdeviceptr, std::size_t>> Runtime::translate(std::uint64_t fake) {
+  if (!protocol::is_fake(fake)) return std::nullopt;
+  const std::uint64_t region = protocol::region_of(fake);
+  const std::uint64_t offset = protocol::offset_of(fake);
+  std::size_t bytes = 0;
+  CUdeviceptr base = 0;
+  if (region >= protocol::kFirstLauncherRegion) {
+    const auto it = allocations_.find(region);
+    if (it == allocations_.end()) return std::make_pair(CUdeviceptr{0}, std::size_t{0});
+    base = it->second.address;
+    bytes = it->second.bytes;
+  } else {
+    base = shadow(region);
+    if (base == 0) return std::make_pair(CUdeviceptr{0}, std::size_t{0});
+    bytes = shadows_.at(region).bytes;
+  }
+  return std::make_pair(base + offset, offset <= bytes ? bytes - offset : 0);
+}
+
+CUdeviceptr Runtime::device_address(std::uint64_t fake, std::size_t bytes, const char* what,
+                                    const std::string& call_text) {
+  const auto real = translate(fake);
+  if (!real || real->first == 0) {
+    throw StudentError(cudaErrorInvalidValue,
+                       fmt::format("{}: {} uses an address that is not device memory of this call "
+                                   "(freed, or never allocated)",
+                                   call_text, what));
+  }
+  if (bytes > real->second) {
+    throw StudentError(cudaErrorInvalidValue,
+                       fmt::format("{}: {} of {} bytes goes past the end of its buffer", call_text,
+                                   what, bytes));
+  }
+  return real->first;
+}
+
+void Runtime::replay(const nlohmann::json& ops, const std::string& call_text, bool timed) {
+  if (timed && active_span) cudaStreamSynchronize(nullptr);  // the L2 flush, in the lab's context
+  ContextScope scope(context_);
+  if (timed && active_span && !events_[0]) {
+    check_driver(cuEventCreate(&events_[0], CU_EVENT_DEFAULT), "cuEventCreate");
+    check_driver(cuEventCreate(&events_[1], CU_EVENT_DEFAULT), "cuEventCreate");
+  }
+  if (timed && active_span) check_driver(cuEventRecord(events_[0], nullptr), "cuEventRecord");
+  std::string last_launch;
+  try {
+    for (const auto& op : ops) replay_one(op, call_text, timed, last_launch);
+    if (timed && active_span) check_driver(cuEventRecord(events_[1], nullptr), "cuEventRecord");
+    const CUresult finished = cuCtxSynchronize();
+    if (finished != CUDA_SUCCESS) fault(finished, call_text, last_launch);
+  } catch (const nlohmann::json::exception& error) {
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: your launcher sent a malformed request ({})", call_text,
+                                   error.what()));
+  }
+  if (timed && active_span) {
+    float ms = 0;
+    check_driver(cuEventElapsedTime(&ms, events_[0], events_[1]), "cuEventElapsedTime");
+    active_span->add(ms);
+  }
+}
+
+[[noreturn]] void Runtime::fault(CUresult result, const std::string& call_text,
+                                 const std::string& launch) {
+  const std::string message = fmt::format(
+      "{}: {} failed while running: {}{}", call_text, launch.empty() ? "the work" : launch,
+      driver_error(result),
+      result == CUDA_ERROR_ILLEGAL_ADDRESS
+          ? "; an index goes outside a matrix (run the check under compute-sanitizer to see the "
+            "line)"
+          : "");
+  if (context_is_lost(result)) {
+    // Only the student's context is lost: make a new one for the next call.
+    destroy_context();
+    try {
+      build_context();
+    } catch (const std::exception& error) {
+      start_error_ = error.what();
+    }
+  }
+  throw StudentError(runtime_code(result), message);
+}
+
+void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text, bool timed,
+                         std::string& last_launch) {
+  const std::string kind = op.at("k").get<std::string>();
+  if (kind == "launch") {
+    launch(op, call_text, timed, last_launch);
+  } else if (kind == "malloc") {
+    const auto region = op.at("region").get<std::uint64_t>();
+    const auto bytes = op.at("bytes").get<std::size_t>();
+    if (region < protocol::kFirstLauncherRegion || region >= protocol::kRegionCount ||
+        bytes > protocol::kRegionBytes) {
+      throw StudentError(cudaErrorMemoryAllocation, call_text + ": a bad cudaMalloc");
+    }
+    if (const auto old = allocations_.find(region); old != allocations_.end()) {
+      cuMemFree(old->second.address);
+      allocations_.erase(old);
+    }
+    Shadow allocation;
+    allocation.bytes = bytes;
+    if (cuMemAlloc(&allocation.address, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) {
+      throw StudentError(cudaErrorMemoryAllocation,
+                         fmt::format("{}: your cudaMalloc of {} bytes failed", call_text, bytes));
+    }
+    allocations_[region] = allocation;
+  } else if (kind == "free") {
+    const auto address = op.at("address").get<std::uint64_t>();
+    const auto region = protocol::region_of(address);
+    const auto it = allocations_.find(region);
+    if (!protocol::is_fake(address) || it == allocations_.end() ||
+        protocol::offset_of(address) != 0) {
+      throw StudentError(cudaErrorInvalidValue,
+                         call_text + ": cudaFree of memory your launcher did not allocate");
+    }
+    cuCtxSynchronize();
+    cuMemFree(it->second.address);
+    allocations_.erase(it);
+  } else if (kind == "memset") {
+    const auto bytes = op.at("bytes").get<std::size_t>();
+    const auto target = device_address(op.at("address").get<std::uint64_t>(), bytes, "cudaMemset",
+                                       call_text);
+    check_driver(cuMemsetD8Async(target, op.at("value").get<unsigned char>(), bytes, nullptr),
+                 "cudaMemset");
+  } else if (kind == "copy") {
+    const auto bytes = op.at("bytes").get<std::size_t>();
+    const auto to = device_address(op.at("to").get<std::uint64_t>(), bytes, "cudaMemcpy", call_text);
+    const auto from =
+        device_address(op.at("from").get<std::uint64_t>(), bytes, "cudaMemcpy", call_text);
+    note_copy(op.at("to").get<std::uint64_t>(), op.at("from").get<std::uint64_t>());
+    check_driver(cuMemcpyDtoDAsync(to, from, bytes, nullptr), "cudaMemcpy");
+  } else if (kind == "upload") {
+    const auto& data = op.at("data").get_binary();
+    const auto to = device_address(op.at("to").get<std::uint64_t>(), data.size(), "cudaMemcpy",
+                                   call_text);
+    note_copy(op.at("to").get<std::uint64_t>(), 0);
+    check_driver(cuMemcpyHtoD(to, data.data(), data.size()), "cudaMemcpy");
+  } else if (kind == "symbol") {
+    const auto it = variables_.find(op.at("variable").get<std::string>());
+    const auto& data = op.at("data").get_binary();
+    const auto offset = op.at("offset").get<std::size_t>();
+    if (it == variables_.end() || it->second.address == 0 ||
+        offset + data.size() > it->second.bytes) {
+      throw StudentError(cudaErrorInvalidSymbol, call_text + ": cudaMemcpyToSymbol out of range");
+    }
+    check_driver(cuMemcpyHtoD(it->second.address + offset, data.data(), data.size()),
+                 "cudaMemcpyToSymbol");
+  } else if (kind == "attribute") {
+    const auto it = kernels_.find(op.at("kernel").get<std::string>());
+    const int attribute = op.at("attribute").get<int>();
+    if (it == kernels_.end() || (attribute != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES &&
+                                 attribute != CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)) {
+      throw StudentError(cudaErrorInvalidValue, call_text + ": a bad cudaFuncSetAttribute");
+    }
+    const CUresult set = cuFuncSetAttribute(it->second.function,
+                                            static_cast<CUfunction_attribute>(attribute),
+                                            op.at("value").get<int>());
+    if (set != CUDA_SUCCESS) {
+      throw StudentError(cudaErrorInvalidValue,
+                         fmt::format("{}: cudaFuncSetAttribute({}) failed: {}", call_text,
+                                     demangle(it->second.name), driver_error(set)));
+    }
+  } else if (kind == "refused") {
+    throw StudentError(cudaErrorNotSupported,
+                       fmt::format("{}: your launcher calls {}: {}", call_text,
+                                   op.at("what").get<std::string>(),
+                                   op.at("why").get<std::string>()));
+  } else {
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: your launcher sent an unknown request '{}'", call_text, kind));
+  }
+  (void)timed;
+}
+
+void Runtime::note_copy(std::uint64_t to, std::uint64_t from) {
+  // Copies of the lab's buffers (its inputs and outputs) count for the structure checks; small
+  // data the launcher made itself (a shape struct) does not.
+  const auto lab_buffer = [](std::uint64_t a) {
+    return protocol::is_fake(a) && protocol::region_of(a) < protocol::kFirstLauncherRegion;
+  };
+  if (lab_buffer(to) || lab_buffer(from)) {
+    for (auto* observer : observers_) ++observer->memory_copies;
+  }
+}
+
+void Runtime::launch(const nlohmann::json& op, const std::string& call_text, bool timed,
+                     std::string& last_launch) {
+  const auto it = kernels_.find(op.at("kernel").get<std::string>());
+  if (it == kernels_.end()) {
+    throw StudentError(cudaErrorInvalidDeviceFunction,
+                       call_text + ": your launcher launches a kernel that is not in your files");
+  }
+  const Kernel& kernel = it->second;
+  const auto grid = dims_of(op.at("grid"));
+  const auto block = dims_of(op.at("block"));
+  const auto shared = op.at("shared").get<unsigned>();
+  auto params = op.at("params").get_binary();
+  const std::string name = demangle(kernel.name);
+  last_launch = fmt::format("{} with grid {} and block {}", name, dims_text(grid), dims_text(block));
+  if (params.size() != kernel.param_bytes) {
+    throw StudentError(cudaErrorInvalidValue,
+                       fmt::format("{}: the arguments of {} do not match its parameters", call_text,
+                                   name));
+  }
+  // Pointers to the lab's buffers or the launcher's allocations, also inside structs.
+  for (std::size_t at = 0; at + 8 <= params.size(); at += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, params.data() + at, 8);
+    const auto real = translate(word);
+    if (!real) continue;
+    if (real->first == 0) {
+      throw StudentError(cudaErrorInvalidValue,
+                         fmt::format("{}: {} is given a pointer to memory that does not exist "
+                                     "(freed, or from before an earlier fault)",
+                                     call_text, name));
+    }
+    std::memcpy(params.data() + at, &real->first, 8);
+  }
+  check_launch_shape(kernel, grid, block, shared, call_text, name);
+  std::size_t size = params.size();
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
+                   &size, CU_LAUNCH_PARAM_END};
+  const CUresult launched =
+      cuLaunchKernel(kernel.function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                     shared, nullptr, nullptr, params.empty() ? nullptr : extra);
+  if (launched != CUDA_SUCCESS) {
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: the launch of {} failed: {}; check the grid and block "
+                                   "sizes",
+                                   call_text, last_launch, driver_error(launched)));
+  }
+  if (!observers_.empty()) {
+    KernelLaunch seen;
+    seen.name = name;
+    for (int i = 0; i < 3; ++i) {
+      seen.grid[i] = grid[i];
+      seen.block[i] = block[i];
+    }
+    const auto attribute = [&](CUfunction_attribute a) {
+      int value = 0;
+      cuFuncGetAttribute(&value, a, kernel.function);
+      return value;
+    };
+    seen.registers_per_thread = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    seen.static_shared_bytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    seen.dynamic_shared_bytes = shared;
+    seen.local_bytes_per_thread = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    for (auto* observer : observers_) observer->kernels.push_back(seen);
+  }
+  // Outside timing, each launch is waited for, so a fault is charged to the launch that made it.
+  if (!timed) {
+    const CUresult finished = cuCtxSynchronize();
+    if (finished != CUDA_SUCCESS) fault(finished, call_text, last_launch);
+  }
+}
+
+void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned, 3>& grid,
+                                 const std::array<unsigned, 3>& block, unsigned shared,
+                                 const std::string& call_text, const std::string& name) {
+  int max_threads = 1024;
+  cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel.function);
+  const unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
+  const auto refuse = [&](const std::string& why) {
+    throw StudentError(cudaErrorInvalidConfiguration,
+                       fmt::format("{}: the launch failed: {} (kernel {}, grid {}, block {})",
+                                   call_text, why, name, dims_text(grid), dims_text(block)));
+  };
+  if (threads == 0 || grid[0] == 0 || grid[1] == 0 || grid[2] == 0) {
+    refuse("a grid or block with a zero dimension launches nothing");
+  }
+  if (threads > static_cast<unsigned long long>(max_threads)) {
+    refuse(fmt::format("a block of {} threads; the limit is {} (blockDim {} x {} x {})", threads,
+                       max_threads, block[0], block[1], block[2]));
+  }
+  int limit = 0;
+  cuDeviceGetAttribute(&limit, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, device_);
+  if (block[2] > static_cast<unsigned>(limit)) {
+    refuse(fmt::format("blockDim.z is {}; the limit is {}", block[2], limit));
+  }
+  cuDeviceGetAttribute(&limit, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, device_);
+  if (grid[1] > static_cast<unsigned>(limit)) {
+    refuse(fmt::format("gridDim.y is {}; the limit is {}", grid[1], limit));
+  }
+  cuDeviceGetAttribute(&limit, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, device_);
+  if (grid[2] > static_cast<unsigned>(limit)) {
+    refuse(fmt::format("gridDim.z is {}; the limit is {}", grid[2], limit));
+  }
+  int dynamic_limit = 0;
+  cuFuncGetAttribute(&dynamic_limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                     kernel.function);
+  if (shared > static_cast<unsigned>(dynamic_limit)) {
+    refuse(fmt::format("{} bytes of dynamic shared memory; the kernel may use {} (more needs "
+                       "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize)",
+                       shared, dynamic_limit));
+  }
+}
+
+void Runtime::add_observer(LaunchObserver* observer) { observers_.push_back(observer); }
+
+void Runtime::remove_observer(LaunchObserver* observer) {
+  std::erase(observers_, observer);
+}
+
+}  // namespace harness::student
+
+namespace harness {
+
+void call_student(const std::string& name, const StudentArgs& args) {
+  student::Runtime::get().call(name, args);
+}
+
+bool student_defines(const std::string& name) { return student::Runtime::get().defines(name); }
+
+std::string student_device_code_file() { return student::Runtime::get().device_code_file(); }
+
+TimingSession::TimingSession() { ++student::timing_sessions; }
+
+TimingSession::~TimingSession() {
+  if (--student::timing_sessions == 0) student::Runtime::get().end_timing_session();
+}
+
+TimedSpan::TimedSpan() { student::active_span = this; }
+TimedSpan::~TimedSpan() { student::active_span = nullptr; }
+
+}  // namespace harness

@@ -1,0 +1,111 @@
+// The student's context and the replay of what the launcher asked for (student_runtime.cpp).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/launch_recorder.hpp"
+#include "harness/student_call.hpp"
+#include "launcher_process.hpp"
+
+namespace harness::student {
+
+// What a LaunchRecorder collects while it lives.
+struct LaunchObserver {
+  std::vector<KernelLaunch> kernels;
+  int memory_copies = 0;
+};
+
+class Runtime {
+ public:
+  static Runtime& get();
+
+  void call(const std::string& name, const StudentArgs& args);
+  bool defines(const std::string& name);
+  std::string device_code_file();
+  void end_timing_session();
+  void add_observer(LaunchObserver* observer);
+  void remove_observer(LaunchObserver* observer);
+
+ private:
+  struct Kernel {
+    int module = 0;
+    std::string name;
+    CUfunction function = nullptr;
+    std::vector<std::size_t> offsets, sizes;
+    std::size_t param_bytes = 0;
+  };
+  struct Variable {
+    int module = 0;
+    std::string name;
+    CUdeviceptr address = 0;
+    std::size_t bytes = 0;
+  };
+  struct Shadow {
+    CUdeviceptr address = 0;
+    std::size_t bytes = 0;
+    bool in_session = false;
+  };
+
+  Runtime();
+  ~Runtime();
+  void start();
+  void read_hello(const nlohmann::json& hello);
+  void build_context();
+  void destroy_context();
+  nlohmann::json hello_reply();
+  std::string output_suffix();
+  std::string describe_call(const std::string& name, const StudentArgs& args) const;
+  nlohmann::json ask(const std::string& name, const std::string& fake_args,
+                     const std::string& call_text);
+  CUdeviceptr shadow(std::uint64_t region);
+  void copy_in(std::uint64_t region, bool timed);
+  void copy_out(std::uint64_t region);
+  void drop_shadow(std::uint64_t region);
+  std::optional<std::pair<CUdeviceptr, std::size_t>> translate(std::uint64_t fake);
+  CUdeviceptr device_address(std::uint64_t fake, std::size_t bytes, const char* what,
+                             const std::string& call_text);
+  void replay(const nlohmann::json& ops, const std::string& call_text, bool timed);
+  void replay_one(const nlohmann::json& op, const std::string& call_text, bool timed,
+                  std::string& last_launch);
+  void launch(const nlohmann::json& op, const std::string& call_text, bool timed,
+              std::string& last_launch);
+  void check_launch_shape(const Kernel& kernel, const std::array<unsigned, 3>& grid,
+                          const std::array<unsigned, 3>& block, unsigned shared,
+                          const std::string& call_text, const std::string& name);
+  void note_copy(std::uint64_t to, std::uint64_t from);
+  [[noreturn]] void fault(CUresult result, const std::string& call_text, const std::string& launch);
+
+  bool started_ = false;
+  std::string start_error_;
+  std::string lost_launcher_;
+  std::unique_ptr<LauncherProcess> process_;
+  std::vector<std::string> fatbins_;
+  std::map<std::string, Kernel> kernels_;  // "module:mangled name"
+  std::map<std::string, Variable> variables_;
+  std::set<std::string> defines_;
+  nlohmann::json pending_ops_ = nlohmann::json::array();
+  CUdevice device_ = 0;
+  CUcontext context_ = nullptr;
+  std::vector<CUmodule> modules_;
+  std::map<std::uint64_t, Shadow> shadows_;      // the lab's buffers, by region
+  std::map<std::uint64_t, Shadow> allocations_;  // the launcher's cudaMalloc, by region
+  std::map<std::string, nlohmann::json> cached_;  // in a timing session: call -> ops
+  std::array<CUevent, 2> events_{};
+  std::vector<LaunchObserver*> observers_;
+  std::string device_code_file_;
+};
+
+}  // namespace harness::student
