@@ -68,11 +68,17 @@ endfunction()
 
 # The student's launcher program: their .cu files (host code and device code in one compile) with
 # the lab's entries table and the stand-in CUDA runtime instead of libcudart.
+# ${lab}_launcher_main (the lab's entries table) is built once; the grading kit ships it.
 function(_labs_add_launcher target lab lab_dir)
-  add_executable(${target} EXCLUDE_FROM_ALL ${ARGN}
-                 "${CMAKE_BINARY_DIR}/contracts/${lab}/${lab}_entries.cpp")
+  if(NOT TARGET ${lab}_launcher_main)
+    add_library(${lab}_launcher_main STATIC EXCLUDE_FROM_ALL "${LABS_LAUNCHER_MAIN}"
+                "${CMAKE_BINARY_DIR}/contracts/${lab}/${lab}_entries.cpp")
+    target_include_directories(${lab}_launcher_main PRIVATE "${lab_dir}")
+    target_link_libraries(${lab}_launcher_main PUBLIC labs_launcher_runtime)
+  endif()
+  add_executable(${target} EXCLUDE_FROM_ALL ${ARGN})
   target_include_directories(${target} PRIVATE "${lab_dir}")
-  target_link_libraries(${target} PRIVATE labs_launcher_runtime)
+  target_link_libraries(${target} PRIVATE ${lab}_launcher_main)
   set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY None)
 endfunction()
 
@@ -225,9 +231,21 @@ endfunction()
 # failing records must diagnose (harness/diagnose.hpp); the starter's is "unwritten".
 function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
   set(variants "starter=${lab_dir}/kernel.cu")
-  file(GLOB wrong_kernels CONFIGURE_DEPENDS "${lab_dir}/tests/wrong/*.cu")
+  # Hostile submissions (examples/redteam/<folder>/) are known-wrong kernels too: each must fail
+  # every check it did not earn.
+  get_filename_component(folder "${lab_dir}" NAME)
+  file(GLOB wrong_kernels CONFIGURE_DEPENDS "${lab_dir}/tests/wrong/*.cu"
+       "${PROJECT_SOURCE_DIR}/examples/redteam/${folder}/*.cu")
   foreach(file IN LISTS wrong_kernels)
     get_filename_component(name "${file}" NAME_WE)
+    if(file MATCHES "/examples/redteam/")
+      # Under the emulation the kernels still run inside the lab program (docs/emulation.md):
+      # the hostile cases are graded on a GPU only, for now.
+      if(LABS_EMULATION)
+        continue()
+      endif()
+      set(name "redteam_${name}")
+    endif()
     # "// emulation: not built (why)": a kernel the CPU emulation cannot compile (tensor cores,
     # a library's kernels); its GPU test stays.
     file(STRINGS "${file}" not_emulated REGEX "^// emulation: not built")

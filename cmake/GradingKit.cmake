@@ -51,6 +51,7 @@ endfunction()
 
 function(_labs_add_grading_kit lab folder lab_dir spec)
   set(kit "${LABS_KIT_ROOT}/${lab}")
+  set(program "")  # emulation: the lab program is linked with each submission
   # The checks as an archive: linked whole, since their tests register themselves from static
   # initializers that the linker would otherwise drop.
   add_library(${lab}_kit_checks STATIC EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${lab}_checks>)
@@ -85,15 +86,12 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
     set(backend cuda)
     _labs_json_array(compile_json "-ccbin" "${host_compiler}" ${cuda_flags} ${arch_flags}
                      "-std=c++${CMAKE_CUDA_STANDARD}" "-I${kit}/include")
-    # The link line CMake uses for the lab (see build/labs/CMakeFiles/labN.dir/link.txt), with
-    # the kit's copies of the checks and the harness.
-    _labs_json_array(link_json ${cxx_flags}
-      "-Wl,--whole-archive" "${kit}/lib/lib${lab}_kit_checks.a" "-Wl,--no-whole-archive"
-      "${kit}/lib/libharness.a" "${kit}/lib/libharness_core.a"
-      "$<TARGET_LINKER_FILE:fmt::fmt>" "$<TARGET_FILE:CUDA::cudart>" "$<TARGET_FILE:CUDA::cupti>"
-      "$<TARGET_LINKER_FILE:GTest::gtest>"
-      "-L$<TARGET_FILE_DIR:CUDA::cudart>" "-Wl,-rpath,$<TARGET_FILE_DIR:CUDA::cudart>"
-      "-ldl" "-lcudadevrt" "-lcudart_static" "-lrt" "-lpthread")
+    # On a GPU a submission links into its launcher only (kernel.cu's host code against the
+    # stand-in runtime, launcher/): the lab program is the kit's own, bin/labN, built once.
+    _labs_json_array(link_json ${cxx_flags} "-Wl,--start-group"
+      "${kit}/lib/lib${lab}_launcher_main.a" "${kit}/lib/liblabs_launcher_runtime.a"
+      "${kit}/lib/liblabs_wire.a" "-Wl,--end-group")
+    set(program "${kit}/bin/${lab}")
   endif()
   # The toolchains the sandboxed build runs: a compiler outside /usr (e.g. /opt/gcc/bin/g++, or a
   # /usr/bin link into /opt) is bound read-only at its own path, its whole prefix (bin, lib,
@@ -131,6 +129,7 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   \"reference_kernel\": \"${reference}\",
   \"optional_sources\": [\"bonus.cu\"],
   \"reference_bonus\": \"${reference_bonus}\",
+  \"program\": \"${program}\",
   \"nvcc\": \"${compiler}\",
   \"cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"compile\": ${compile_json},
@@ -151,6 +150,13 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
       COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:labs_cu_rewrite> "${kit}/bin/"
       COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:labs_emulation> "${kit}/lib/")
     set(backend_targets labs_cu_rewrite labs_emulation)
+  else()
+    set(backend_files
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${kit}/bin"
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:${lab}> "${kit}/bin/"
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:${lab}_launcher_main>
+              $<TARGET_FILE:labs_launcher_runtime> $<TARGET_FILE:labs_wire> "${kit}/lib/")
+    set(backend_targets ${lab} ${lab}_launcher_main labs_launcher_runtime labs_wire)
   endif()
   add_custom_target(${lab}_kit
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${kit}/include" "${kit}/lib"

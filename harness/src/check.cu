@@ -163,6 +163,7 @@ void run_body(Check& check, const std::function<void(Check&)>& body) {
   } catch (const CudaError& error) {
     if (error.sticky) lab_run().context_lost = true;
     check.set_verdict(Verdict::fail, error.what());
+    if (auto diagnosis = diagnose_launch_error(error.what())) check.diagnose(*diagnosis);
   } catch (const std::exception& error) {
     check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));
   }

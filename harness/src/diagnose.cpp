@@ -504,6 +504,10 @@ std::optional<Diagnosis> garbage(const DiagnosisInput& in, const Counts& counts)
 }  // namespace
 
 std::optional<Diagnosis> diagnose_launch_error(const std::string& error_text) {
+  // The launcher process loaded a CUDA library (cuBLAS) to do the work.
+  if (const auto at = error_text.find("your launcher loaded "); at != std::string::npos) {
+    return make_diagnosis("library_kernel", error_text.substr(at));
+  }
   // Only a refused launch (the message synchronize_after gives), not a fault while running.
   if (error_text.find("launch failed") == std::string::npos) return std::nullopt;
   const bool bad_configuration =

@@ -1,4 +1,5 @@
 #include "harness/diagnose_run.hpp"
+#include "harness/student_call.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -68,7 +69,8 @@ std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup,
     std::vector<float*> pointers;
     for (auto& input : inputs) pointers.push_back(input->data());
     CUDA_CHECK(cudaDeviceSynchronize());
-    if (setup == Setup::shared_fill) fill_shared_memory(fill);
+    // Shared memory is cleared between contexts: fill it where the student's kernels run.
+    if (setup == Setup::shared_fill) in_student_context([&] { fill_shared_memory(fill); });
     rerun.launch(pointers, output.data());
     synchronize_after(rerun.call);
     return output.download();

@@ -152,6 +152,8 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
   RunRequest request;
   request.program =
       sandbox_program(batch.kit, submission_policy(batch.kit, scratch, batch.base_policy));
+  request.launcher =
+      sandbox_launcher(batch.kit, submission_policy(batch.kit, scratch, batch.base_policy));
   request.seed = batch.seed;
   request.max_check_seconds = batch.options.max_check_seconds;
   request.check_limits = batch.check_limits;

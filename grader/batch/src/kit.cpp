@@ -53,6 +53,11 @@ Kit load_kit(const fs::path& dir) {
       throw KitError(fmt::format("{}: backend must be cuda or emulation, not '{}'", file.string(),
                                  kit.backend));
     }
+    kit.program = in.value("program", std::string());
+    if (kit.backend == "cuda" && kit.program.empty()) {
+      throw KitError(fmt::format("{}: a cuda kit names its lab program (\"program\")",
+                                 file.string()));
+    }
     kit.nvcc = in.at("nvcc").get<std::string>();
     kit.cxx = in.at("cxx").get<std::string>();
     kit.compile_flags = in.at("compile").get<std::vector<std::string>>();
@@ -68,6 +73,10 @@ Kit load_kit(const fs::path& dir) {
       throw KitError(fmt::format("{} lacks lib/{}: rebuild it with the {}_kit target", dir.string(),
                                  library, kit.lab));
     }
+  }
+  if (!kit.program.empty() && !fs::exists(kit.program)) {
+    throw KitError(fmt::format("{} lacks its lab program {}: rebuild it with the {}_kit target",
+                               dir.string(), kit.program.string(), kit.lab));
   }
   try {
     kit.spec = harness::load_spec(kit.spec_path);

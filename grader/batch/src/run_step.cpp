@@ -168,6 +168,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
 
     std::vector<std::string> argv{request.program, "--spec", kit.spec_path.string(),
                                   "--gtest_filter=" + filter};
+    if (!request.launcher.empty()) argv.push_back("--launcher=" + request.launcher);
     const auto result = sandbox::run(policy, argv, channel);
     if (result.stopped && result.stop_reason == "interrupted") {
       outcome.interrupted = true;

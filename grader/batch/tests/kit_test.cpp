@@ -18,6 +18,8 @@ fs::path make_kit(const std::string& name, const std::string& backend) {
   fs::create_directories(dir / "lib");
   std::ofstream(dir / "lib" / "libharness.a") << "";
   std::ofstream(dir / "lib" / "libharness_core.a") << "";
+  fs::create_directories(dir / "bin");
+  std::ofstream(dir / "bin" / "lab9") << "";
   std::ofstream(dir / "spec.json") << R"({"lab": "lab9", "title": "t", "checks": [
       {"id": "Copy.Large", "kind": "correctness", "title": "large", "points": 10,
        "widths": [4096], "timeout_s": 60,
@@ -25,8 +27,8 @@ fs::path make_kit(const std::string& name, const std::string& backend) {
   std::ofstream(dir / "kit.json") << R"({"lab": "lab9", "folder": "lab9-copy", "backend": ")" +
                                          backend + R"(", "spec": ")" +
                                          (dir / "spec.json").string() + R"(",
-      "handout": "README.md", "nvcc": "nvcc", "cxx": "c++", "compile": [], "link": [],
-      "read_only": []})";
+      "handout": "README.md", "program": ")" + (dir / "bin" / "lab9").string() + R"(",
+      "nvcc": "nvcc", "cxx": "c++", "compile": [], "link": [], "read_only": []})";
   return dir;
 }
 
@@ -39,6 +41,20 @@ TEST(Kit, AnEmulationKitGradesByTheEmulationLimits) {
   const auto cuda = load_kit(make_kit("cuda", "cuda"));
   EXPECT_EQ(cuda.backend, "cuda");
   EXPECT_DOUBLE_EQ(cuda.spec.at("Copy.Large").timeout_s, 60);
+}
+
+// On a GPU the lab program is the kit's own (trusted, built once); a kit whose program is missing
+// cannot grade and says so.
+TEST(Kit, ACudaKitWithoutItsLabProgramIsAClearError) {
+  const auto dir = make_kit("no-program", "cuda");
+  fs::remove(dir / "bin" / "lab9");
+  try {
+    load_kit(dir);
+    FAIL() << "accepted a kit without its lab program";
+  } catch (const KitError& error) {
+    EXPECT_NE(std::string(error.what()).find("lacks its lab program"), std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(Kit, AnUnknownBackendIsAClearError) {

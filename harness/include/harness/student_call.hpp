@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -47,6 +48,15 @@ void call_student_function(const char* name, Args... args) {
   (encoded.add(args), ...);
   call_student(name, encoded);
 }
+
+// Runs `work` (the lab program's own CUDA code) with the student's context current, for set-ups
+// that must happen where the student's kernels run (shared memory does not carry over between
+// contexts). Under the emulation it just runs `work`.
+#ifdef LABS_EMULATION
+inline void in_student_context(const std::function<void()>& work) { work(); }
+#else
+void in_student_context(const std::function<void()>& work);
+#endif
 
 // Whether the submission defines a contract function (a bonus may be left out).
 bool student_defines(const std::string& name);

@@ -585,9 +585,17 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
     check_driver(cuMemcpyDtoDAsync(to, from, bytes, nullptr), "cudaMemcpy");
   } else if (kind == "upload") {
     const auto& data = op.at("data").get_binary();
-    const auto to = device_address(op.at("to").get<std::uint64_t>(), data.size(), "cudaMemcpy",
-                                   call_text);
-    note_copy(op.at("to").get<std::uint64_t>(), 0);
+    const auto fake = op.at("to").get<std::uint64_t>();
+    if (protocol::is_fake(fake) && protocol::region_of(fake) < protocol::kFirstLauncherRegion) {
+      // The launcher never sees the inputs, but it knows the sizes: host data written into the
+      // lab's buffers could only be a guess at the answer.
+      const auto* buffer = buffer_in_region(protocol::region_of(fake));
+      throw StudentError(cudaErrorNotSupported,
+                         fmt::format("{}: your launcher copies host data into {}: the lab's "
+                                     "inputs and outputs are written by your kernels only",
+                                     call_text, buffer ? buffer->name : "a lab buffer"));
+    }
+    const auto to = device_address(fake, data.size(), "cudaMemcpy", call_text);
     check_driver(cuMemcpyHtoD(to, data.data(), data.size()), "cudaMemcpy");
   } else if (kind == "symbol") {
     const auto it = variables_.find(op.at("variable").get<std::string>());
@@ -614,6 +622,11 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
                          fmt::format("{}: cudaFuncSetAttribute({}) failed: {}", call_text,
                                      demangle(it->second.name), driver_error(set)));
     }
+  } else if (kind == "library") {
+    throw StudentError(cudaErrorNotSupported,
+                       fmt::format("{}: your launcher loaded {}: the lab does not allow "
+                                   "libraries; the work must be done by your own kernels",
+                                   call_text, op.at("name").get<std::string>()));
   } else if (kind == "refused") {
     throw StudentError(cudaErrorNotSupported,
                        fmt::format("{}: your launcher calls {}: {}", call_text,
@@ -720,7 +733,7 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
                                    call_text, why, name, dims_text(grid), dims_text(block)));
   };
   if (threads == 0 || grid[0] == 0 || grid[1] == 0 || grid[2] == 0) {
-    refuse("a grid or block with a zero dimension launches nothing");
+    refuse("a grid or block with a zero dimension launches nothing (cudaErrorInvalidConfiguration)");
   }
   if (threads > static_cast<unsigned long long>(max_threads)) {
     refuse(fmt::format("a block of {} threads; the limit is {} (blockDim {} x {} x {})", threads,
@@ -749,6 +762,12 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
   }
 }
 
+void Runtime::in_context(const std::function<void()>& work) {
+  start();
+  ContextScope scope(context_);
+  work();
+}
+
 void Runtime::add_observer(LaunchObserver* observer) { observers_.push_back(observer); }
 
 void Runtime::remove_observer(LaunchObserver* observer) {
@@ -764,6 +783,8 @@ void call_student(const std::string& name, const StudentArgs& args) {
 }
 
 bool student_defines(const std::string& name) { return student::Runtime::get().defines(name); }
+
+void in_student_context(const std::function<void()>& work) { student::Runtime::get().in_context(work); }
 
 std::string student_device_code_file() { return student::Runtime::get().device_code_file(); }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -36,6 +37,7 @@ class Runtime {
   bool defines(const std::string& name);
   std::string device_code_file();
   void end_timing_session();
+  void in_context(const std::function<void()>& work);
   void add_observer(LaunchObserver* observer);
   void remove_observer(LaunchObserver* observer);
 

@@ -28,6 +28,8 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
 
 // The path of the lab program inside the sandbox of `policy` (from submission_policy).
 std::string sandbox_program(const Kit& kit, const sandbox::Policy& policy);
+// The submission's launcher program there (a GPU kit), or "" (emulation: it is in the program).
+std::string sandbox_launcher(const Kit& kit, const sandbox::Policy& policy);
 
 // The policy for everything a submission does: its scratch folder read-write at /submission
 // (the working folder), the kit read-only, nothing else of the host. `base` gives the limits.

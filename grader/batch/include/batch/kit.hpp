@@ -27,6 +27,9 @@ struct Kit {
   std::vector<std::string> optional_sources;
   // "cuda", or "emulation" (kernels on the CPU: the spec's "emulation" overrides apply).
   std::string backend = "cuda";
+  // The lab program, trusted and built once (on a GPU): a submission builds only its launcher
+  // (harness/student_call.hpp). Empty under the emulation, where each submission links one.
+  std::filesystem::path program;
   std::string nvcc;
   std::string cxx;
   std::vector<std::string> compile_flags;

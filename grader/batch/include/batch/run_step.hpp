@@ -20,6 +20,7 @@ namespace batch {
 
 struct RunRequest {
   std::string program;              // path of the lab program inside the sandbox
+  std::string launcher;             // the submission's launcher there (GPU kits), or ""
   std::vector<std::string> checks;  // check ids, in spec order
   int gpu = 0;                      // CUDA device number (CUDA_VISIBLE_DEVICES)
   std::uint64_t seed = 0;
