@@ -5,6 +5,7 @@
 // or under the CPU emulation every selected check was a speed check (not measured there).
 #include <sys/prctl.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -123,6 +124,8 @@ int main(int argc, char** argv) {
   // The student's code runs in its own process (the launcher); this one holds nothing of it.
   // Not dumpable: that process, under the same user, cannot read or trace this one.
   ::prctl(PR_SET_DUMPABLE, 0);
+  // A launcher that closes its socket must not kill this program with SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
   run.launcher = !options->launcher.empty()            ? options->launcher
                  : std::getenv("LAB_LAUNCHER") != nullptr ? std::getenv("LAB_LAUNCHER")
                                                           : LAB_LAUNCHER_PATH;

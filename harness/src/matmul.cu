@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -263,6 +265,34 @@ std::vector<KnownAnswer> known_answers() {
        {11, 14, 17, 20, 23, 30, 37, 44, 35, 46, 57, 68},
        "worked by hand: rows (1 2), (3 4), (5 6) times rows (1 2 3 4), (5 6 7 8)"});
   return answers;
+}
+
+void relabel(MatmulProblem& problem, std::vector<float>& c, std::uint64_t seed) {
+  const int m = problem.shape.m;
+  const int k = problem.shape.k;
+  const int n = problem.shape.n;
+  std::mt19937_64 engine(seed);
+  const auto permutation = [&](int size) {
+    std::vector<int> order(static_cast<std::size_t>(size));
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), engine);
+    return order;
+  };
+  const auto p = permutation(m);
+  const auto q = permutation(k);
+  const auto r = permutation(n);
+  std::vector<float> a(problem.a.size());
+  std::vector<float> b(problem.b.size());
+  std::vector<float> product(c.size());
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < k; ++j) a[1LL * i * k + j] = problem.a[1LL * p[i] * k + q[j]];
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < n; ++j) b[1LL * i * n + j] = problem.b[1LL * q[i] * n + r[j]];
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) product[1LL * i * n + j] = c[1LL * p[i] * n + r[j]];
+  problem.a = std::move(a);
+  problem.b = std::move(b);
+  c = std::move(product);
 }
 
 std::vector<KnownAnswer> square_known_answers() {

@@ -1,6 +1,7 @@
 #include "launcher/wire.hpp"
 
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,7 +15,9 @@ using Clock = std::chrono::steady_clock;
 
 bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
   while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
+    // MSG_NOSIGNAL: a peer that has gone is an error here, never a SIGPIPE that kills the writer.
+    ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
+    if (n < 0 && errno == ENOTSOCK) n = ::write(fd, data, size);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     data += n;

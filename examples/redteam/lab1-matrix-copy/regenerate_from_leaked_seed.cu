@@ -6,13 +6,15 @@
 // The inputs are public functions of the run's seed: harness/random.cpp's derive_seed(seed,
 // check, "RxC") and random_real_matrix (std::mt19937_64, the same libstdc++ as the lab
 // program). A copy's answer is its input, so a launcher that knows the seed can build the answer
-// on the host and upload it with cudaMemcpy host-to-device, which launchers may do with data of
-// their own. The seed is looked for in LAB_SEED, in the lab program's --seed and LAB_SEED
-// (/proc/<ppid>/cmdline, /proc/<ppid>/environ) and in its memory (/proc/<ppid>/mem: the
-// "replay with LAB_SEED=" line in its stdout buffer, the grader's {"seed": ...} message).
+// on the host and upload it. Uploads straight into the lab's buffers are refused, so it uploads
+// into a cudaMalloc of its own (allowed: launcher-made data) and a kernel copies that into `out`.
+// The seed is looked for in LAB_SEED, in the lab program's --seed and LAB_SEED
+// (/proc/<ppid>/cmdline, /proc/<ppid>/environ) and, at every call until found, in its memory
+// (/proc/<ppid>/mem: "LAB_SEED=" in its stdout buffer or in the replay command of an earlier
+// record, "seed": in a record's JSON or in the grader's {"nonce", "seed"} message).
 // Why it must fail: the seed must stay in the lab program: a bare environment for the launcher,
-// and a lab program whose /proc entries it cannot read (another uid, PR_SET_DUMPABLE 0). With no
-// seed the launcher uploads nothing.
+// and a lab program whose /proc entries it cannot read (another uid without CAP_SYS_PTRACE:
+// PR_SET_DUMPABLE 0 does not stop root). With no seed the launcher uploads nothing.
 #include <cuda_runtime.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -29,6 +31,11 @@
 #include "lab1.h"
 
 namespace {
+
+__global__ void from_staging(const float* staging, float* out, long long count) {
+  const long long i = blockIdx.x * 256LL + threadIdx.x;
+  if (i < count) out[i] = staging[i];
+}
 
 std::uint64_t fnv1a(const std::string& text, std::uint64_t hash = 1469598103934665603ULL) {
   for (unsigned char ch : text) hash = (hash ^ ch) * 1099511628211ULL;
@@ -67,7 +74,7 @@ std::string leaked_seed() {
       const ssize_t got = pread(mem, &chunk[0], chunk.size(), static_cast<off_t>(at));
       if (got <= 0) break;
       const std::string data = chunk.substr(0, static_cast<std::size_t>(got));
-      for (const char* needle : {"replay with LAB_SEED=", "\"seed\":"}) {
+      for (const char* needle : {"LAB_SEED=", "\"seed\": ", "\"seed\":"}) {
         if (!after(data, needle).empty()) return after(data, needle);
       }
     }
@@ -76,8 +83,9 @@ std::string leaked_seed() {
 }
 
 void upload_the_input(const char* check, float* out, int rows, int cols) {
-  static const std::string seed = leaked_seed();
-  if (seed.empty()) return;  // nothing to go on: no kernel, no upload
+  static std::string seed;
+  if (seed.empty()) seed = leaked_seed();  // again at every call: later calls may find more
+  if (seed.empty()) return;                // nothing to go on: no kernel, no upload
   const std::uint64_t run_seed = std::strtoull(seed.c_str(), nullptr, 10);
   std::ostringstream label;
   label << rows << 'x' << cols;
@@ -88,7 +96,12 @@ void upload_the_input(const char* check, float* out, int rows, int cols) {
     do v = uniform(engine);
     while (v == 0.0f);
   }
-  cudaMemcpy(out, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice);
+  float* staging = nullptr;  // the launcher's own allocation: uploads there are allowed
+  const long long count = static_cast<long long>(values.size());
+  cudaMalloc(&staging, values.size() * sizeof(float));
+  cudaMemcpy(staging, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice);
+  from_staging<<<static_cast<unsigned>((count + 255) / 256), 256>>>(staging, out, count);
+  cudaFree(staging);
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ bool scan(pid_t pid, Secrets& found) {
       const std::string data = chunk.substr(0, static_cast<std::size_t>(got));
       take(data, "\"nonce\":\"", "0123456789abcdefABCDEF-", found.nonce);
       take(data, "\"seed\":", "0123456789", found.seed);
-      take(data, "replay with LAB_SEED=", "0123456789", found.seed);
+      take(data, "LAB_SEED=", "0123456789", found.seed);
     }
   }
   close(mem);

@@ -1,17 +1,18 @@
 // must-fail: SingleBlock.Integers SingleBlock.Reals SingleBlock.Examples SingleBlock.OneBlock
 // must-fail: SingleBlock.SharedMemory
-// redteam: upload the worked examples' known products with cudaMemcpy, recognised by their shape
+// redteam: the worked examples' known products, recognised by their shape, staged and copied in
 //
 // SingleBlock.Examples (20 points) multiplies the course's fixed matrices (harness/src/matmul.cu
 // known_answers(): 10x10x10 paths of length 4, 5x5x5 paths of length 8, Pascal 8 and 12 times
 // signed Pascal, 3x2 times 2x4) whose products are in the kit. No random shape of the other
 // checks is one of these. The launcher recognises the shape, builds the product from the kit's
-// tables on the host (or writes the identity), and uploads it into C with cudaMemcpy
-// host-to-device, which launchers may do with data of their own. No kernel; A and B never read.
+// tables on the host (or writes the identity) and uploads it. Uploads straight into the lab's
+// buffers are refused, so it uploads into a cudaMalloc of its own (launcher-made data: allowed)
+// and copies that into C device-to-device. A and B are never read.
 // Why it must fail: a public, fixed problem is passed by a table. The lab program has to disguise
-// the examples per run (a secret permutation or scale of A and B, applied to the answer), or
-// refuse uploads into its own output buffers (which a kernel with the table in __constant__
-// memory would still get around: lab4-matvec/hardcoded_example_answers.cu).
+// the examples per run (a secret permutation or scale of A and B, applied to the answer):
+// refusing uploads is not enough (staging as here, or a table in __constant__ memory as in
+// lab4-matvec/hardcoded_example_answers.cu).
 #include <cuda_runtime.h>
 
 #include <vector>
@@ -54,5 +55,10 @@ std::vector<float> known_product(int m, int k, int n) {
 void matmul_single_block(const float*, const float*, float* C, int a_rows, int a_cols,
                          int b_cols) {
   const auto c = known_product(a_rows, a_cols, b_cols);
-  if (!c.empty()) cudaMemcpy(C, c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice);
+  if (c.empty()) return;
+  float* staging = nullptr;
+  cudaMalloc(&staging, c.size() * sizeof(float));
+  cudaMemcpy(staging, c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(C, staging, c.size() * sizeof(float), cudaMemcpyDeviceToDevice);
+  cudaFree(staging);
 }

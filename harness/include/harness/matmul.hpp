@@ -54,6 +54,11 @@ std::vector<KnownAnswer> known_answers();
 // Only the square ones (for labs whose contract takes a single width).
 std::vector<KnownAnswer> square_known_answers();
 
+// The same example with its rows, inner index and columns renumbered at random from `seed`
+// (A' = P A Q, B' = Q^T B R, C' = P C R): still the published product, but a kernel cannot write
+// the known answer without computing it. `c` is the answer of `problem`.
+void relabel(MatmulProblem& problem, std::vector<float>& c, std::uint64_t seed);
+
 // Expected product and tolerance. For integer inputs the tolerance is empty: exact comparison.
 // For reals each element's tolerance is 2 * gamma_k * (|A| |B|)_ij with gamma_k = k u / (1 - k u),
 // u = 2^-24: the textbook bound on the error of any order of summation in float32 (doubled to

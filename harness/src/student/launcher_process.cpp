@@ -11,7 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <vector>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -25,7 +28,29 @@ namespace {
 constexpr rlim_t kMaxOutputBytes = 8 << 20;
 constexpr std::size_t kShownOutputBytes = 4000;
 
-[[noreturn]] void exec_child(const std::string& path, int channel, int output) {
+// bubblewrap, where the machine has it: LABGRADE_BWRAP, or bwrap on the usual paths.
+std::string find_bwrap() {
+  if (const char* given = std::getenv("LABGRADE_BWRAP"); given && *given) return given;
+  for (const char* path : {"/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"}) {
+    if (::access(path, X_OK) == 0) return path;
+  }
+  return "";
+}
+
+// The launcher in a sandbox of its own: a read-only view of the machine, no GPU device nodes, no
+// network, its own (empty) process namespace, so it can neither see nor trace the lab program,
+// nor write a file anywhere, nor outlive it. As nobody, without capabilities.
+std::vector<std::string> bwrap_command(const std::string& bwrap, const std::string& path) {
+  // No tmpfs on /tmp: the launcher may live there (a build folder under /tmp), and it writes
+  // nothing anyway.
+  return {bwrap,     "--unshare-all", "--unshare-user",    "--uid",         "65534",
+          "--gid",   "65534",         "--die-with-parent", "--new-session", "--cap-drop",
+          "ALL",     "--ro-bind",     "/",                 "/",             "--dev",
+          "/dev",    "--proc",        "/proc",             "--chdir",       "/",
+          "--",      path};
+}
+
+[[noreturn]] void exec_child(const std::vector<std::string>& command, int channel, int output) {
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   const int null_in = ::open("/dev/null", O_RDONLY);
@@ -39,21 +64,27 @@ constexpr std::size_t kShownOutputBytes = 4000;
   ::setrlimit(RLIMIT_FSIZE, &output_limit);
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
-  char* const argv[] = {const_cast<char*>(path.c_str()), nullptr};
+  std::vector<char*> argv;
+  for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
   // A bare environment: nothing of the grader's (LAB_GRADER_CHANNEL, seeds) reaches it.
   char* const envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"),
                         const_cast<char*>("LC_ALL=C"), nullptr};
-  ::execve(path.c_str(), argv, envp);
+  ::execve(argv[0], argv.data(), envp);
   std::fprintf(stderr, "cannot start the launcher: %s\n", std::strerror(errno));
   ::_exit(127);
 }
 
 }  // namespace
 
-LauncherProcess::LauncherProcess(const std::string& path) {
+LauncherProcess::LauncherProcess(const std::string& path, bool sandbox) {
   if (::access(path.c_str(), X_OK) != 0) {
     throw std::runtime_error(fmt::format("the launcher program was not built ({})", path));
   }
+  const std::string bwrap = sandbox ? find_bwrap() : "";
+  sandboxed_ = !bwrap.empty();
+  const auto command = sandboxed_ ? bwrap_command(bwrap, std::filesystem::absolute(path).string())
+                                  : std::vector<std::string>{path};
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
     throw std::runtime_error("socketpair failed");
@@ -64,7 +95,7 @@ LauncherProcess::LauncherProcess(const std::string& path) {
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
     // dup2 clears close-on-exec on the copies the child keeps.
-    exec_child(path, sockets[1], output_);
+    exec_child(command, sockets[1], output_);
   }
   ::setpgid(pid_, pid_);
   ::close(sockets[1]);

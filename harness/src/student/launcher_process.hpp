@@ -13,8 +13,10 @@ namespace harness::student {
 
 class LauncherProcess {
  public:
-  // Starts `path`. Throws std::runtime_error when it cannot be started at all.
-  explicit LauncherProcess(const std::string& path);
+  // Starts `path`, inside bubblewrap when `sandbox` and the machine has it. Throws
+  // std::runtime_error when it cannot be started at all.
+  LauncherProcess(const std::string& path, bool sandbox);
+  bool sandboxed() const { return sandboxed_; }
   ~LauncherProcess();
   LauncherProcess(const LauncherProcess&) = delete;
   LauncherProcess& operator=(const LauncherProcess&) = delete;
@@ -33,6 +35,7 @@ class LauncherProcess {
   int socket_ = -1;
   int output_ = -1;
   long long output_read_ = 0;
+  bool sandboxed_ = false;
 };
 
 }  // namespace harness::student

@@ -126,9 +126,17 @@ void Runtime::start() {
   }
   started_ = true;
   try {
-    process_ = std::make_unique<LauncherProcess>(lab_run().launcher);
+    process_ = std::make_unique<LauncherProcess>(lab_run().launcher, true);
     std::string error;
     auto hello = process_->receive(kHelloDeadlineMs, error);
+    if (!hello && process_->sandboxed() &&
+        process_->take_output().find("bwrap:") != std::string::npos) {
+      // bubblewrap cannot run here (inside another sandbox without user namespaces): the
+      // launcher runs as a plain child, which the outer sandbox confines.
+      std::fprintf(stderr, "note: the launcher runs without its own sandbox (bwrap failed)\n");
+      process_ = std::make_unique<LauncherProcess>(lab_run().launcher, false);
+      hello = process_->receive(kHelloDeadlineMs, error);
+    }
     if (!hello) {
       throw std::runtime_error("your launcher (kernel.cu's host code) did not start: " + error +
                                output_suffix());
@@ -345,9 +353,18 @@ nlohmann::json Runtime::ask(const std::string& name, const std::string& fake_arg
     throw StudentError(cudaErrorLaunchFailure,
                        fmt::format("{}: your launcher failed: {}", call_text, error));
   }
-  if (answer->contains("error")) {
+  if (!answer->is_object() || !(answer->contains("error") || answer->contains("ops")) ||
+      (answer->contains("ops") && !answer->at("ops").is_array())) {
+    lost_launcher_ = "it sent a malformed answer";
     throw StudentError(cudaErrorLaunchFailure,
-                       fmt::format("{}: {}", call_text, answer->value("error", std::string())));
+                       fmt::format("{}: your launcher failed: {}", call_text, lost_launcher_));
+  }
+  if (answer->contains("error")) {
+    const auto& error_text = answer->at("error");
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: {}", call_text,
+                                   error_text.is_string() ? error_text.get<std::string>()
+                                                          : std::string("your launcher failed")));
   }
   nlohmann::json ops = std::move(pending_ops_);
   pending_ops_ = nlohmann::json::array();

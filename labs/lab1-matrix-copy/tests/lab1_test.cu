@@ -2,6 +2,7 @@
 // sizes and thresholds.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
 
 #include <fmt/format.h>
@@ -70,6 +71,20 @@ void check_copies_exactly(Check& check, CopyLauncher copy, const char* name) {
   }
 }
 
+// A copy of `buffer` made by the lab program (no student code touches it).
+std::unique_ptr<DeviceBuffer> copy_of(const DeviceBuffer& buffer) {
+  auto copy = std::make_unique<DeviceBuffer>(buffer.name() + "_original", buffer.size(), 0);
+  CUDA_CHECK(cudaMemcpy(copy->data(), buffer.data(), buffer.size() * sizeof(float),
+                        cudaMemcpyDeviceToDevice));
+  return copy;
+}
+
+// `out` equals the original input, and the input is unchanged.
+bool copies_exactly(const DeviceBuffer& original, const DeviceBuffer& in, const DeviceBuffer& out) {
+  return harness::count_differences_on_device(original.data(), out.data(), original.size()) == 0 &&
+         harness::count_differences_on_device(original.data(), in.data(), original.size()) == 0;
+}
+
 struct ObservedLaunch {
   harness::RecordedActivity activity;
   long long threads = 0;
@@ -84,6 +99,8 @@ std::optional<ObservedLaunch> observe_launch(Check& check, CopyLauncher copy, co
   auto in = DeviceBuffer::matrix("in", rows, cols);
   auto out = DeviceBuffer::matrix("out", rows, cols);
   in.fill_random(check.seed_for("input"));
+  // The copy is judged against the input as it was: a kernel that also changes `in` is wrong.
+  const auto original = copy_of(in);
 
   ObservedLaunch observed;
   const auto call = fmt::format("{}(in, out, {}, {})", name, rows, cols);
@@ -92,8 +109,7 @@ std::optional<ObservedLaunch> observe_launch(Check& check, CopyLauncher copy, co
   if (!activity) return std::nullopt;
   observed.activity = std::move(*activity);
   for (const auto& launch : observed.activity.kernels) observed.threads += launch.threads();
-  observed.output_right =
-      harness::count_differences_on_device(in.data(), out.data(), in.size()) == 0;
+  observed.output_right = copies_exactly(*original, in, out);
   if (!observed.output_right) {
     check.set_verdict(Verdict::fail, fmt::format("the {}x{} copy is wrong, so its launch shape "
                                                  "is not graded: fix correctness first",
@@ -117,12 +133,12 @@ void check_copy_speed(Check& check, CopyLauncher copy, const char* name) {
   auto out = DeviceBuffer::matrix("out", rows, cols);
   auto reference_out = DeviceBuffer("reference_out", in.size(), 0);
   in.fill_random(check.seed_for("input"));
+  const auto original = copy_of(in);
   const auto size = fmt::format("{}x{}", rows, cols);
   const auto call = fmt::format("{}(in, out, {}, {})", name, rows, cols);
 
   const auto copies_right = [&] {
-    return harness::count_differences_on_device(in.data(), out.data(), in.size()) == 0 &&
-           out.check_guards().empty();
+    return copies_exactly(*original, in, out) && out.check_guards().empty();
   };
   copy(in.data(), out.data(), rows, cols);
   harness::synchronize_after(call);
