@@ -104,7 +104,12 @@ class Runtime {
   std::vector<CUmodule> modules_;
   std::map<std::uint64_t, Shadow> shadows_;      // the lab's buffers, by region
   std::map<std::uint64_t, Shadow> allocations_;  // the launcher's cudaMalloc, by region
-  std::map<std::string, nlohmann::json> cached_;  // in a timing session: call -> ops
+  struct CachedCall {
+    nlohmann::json ops;
+    std::vector<std::uint64_t> regions;
+    std::string call_text;
+  };
+  std::map<std::string, CachedCall> cached_;  // in a timing session: call -> what it asked
   std::array<CUevent, 2> events_{};
   std::vector<LaunchObserver*> observers_;
   std::string device_code_file_;
