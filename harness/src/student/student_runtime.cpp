@@ -21,6 +21,27 @@
 #include "harness/check.hpp"
 #include "launcher/protocol.hpp"
 
+// The driver's functions are looked up at run time (cudaGetDriverEntryPointByVersion, at the
+// version of these headers), not linked: the lab program must start on a machine without a GPU
+// driver, where every check is skipped.
+template <class Function>
+Function driver_function(const char* name) {
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult status{};
+  if (cudaGetDriverEntryPointByVersion(name, &function, CUDA_VERSION, cudaEnableDefault,
+                                       &status) != cudaSuccess ||
+      function == nullptr) {
+    throw std::runtime_error(fmt::format("the CUDA driver has no {}", name));
+  }
+  return reinterpret_cast<Function>(function);
+}
+// #name is the unversioned name the lookup wants; decltype sees the versioned one (cuCtxCreate_v4).
+#define DRIVER(name)                                                             \
+  ([] {                                                                          \
+    static const auto function = driver_function<decltype(&::name)>(#name);     \
+    return function;                                                             \
+  }())
+
 namespace harness::student {
 namespace protocol = launcher_protocol;
 namespace {
@@ -31,8 +52,8 @@ constexpr int kCallDeadlineMs = 20000;
 std::string driver_error(CUresult result) {
   const char* name = nullptr;
   const char* text = nullptr;
-  cuGetErrorName(result, &name);
-  cuGetErrorString(result, &text);
+  DRIVER(cuGetErrorName)(result, &name);
+  DRIVER(cuGetErrorString)(result, &text);
   return fmt::format("{} ({})", name ? name : "CUDA_ERROR", text ? text : "unknown");
 }
 
@@ -95,8 +116,8 @@ std::array<unsigned, 3> dims_of(const nlohmann::json& value) {
 // Pushes a context for the scope of one block.
 class ContextScope {
  public:
-  explicit ContextScope(CUcontext context) { check_driver(cuCtxPushCurrent(context), "cuCtxPushCurrent"); }
-  ~ContextScope() { cuCtxPopCurrent(nullptr); }
+  explicit ContextScope(CUcontext context) { check_driver(DRIVER(cuCtxPushCurrent)(context), "cuCtxPushCurrent"); }
+  ~ContextScope() { DRIVER(cuCtxPopCurrent)(nullptr); }
   ContextScope(const ContextScope&) = delete;
   ContextScope& operator=(const ContextScope&) = delete;
 };
@@ -179,17 +200,17 @@ void Runtime::read_hello(const nlohmann::json& hello) {
 void Runtime::build_context() {
   CUcontext current = nullptr;
   cudaFree(nullptr);  // the lab program's own (primary) context exists and is current
-  check_driver(cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  check_driver(DRIVER(cuCtxGetCurrent)(&current), "cuCtxGetCurrent");
   CUdevice device = 0;
-  check_driver(cuCtxGetDevice(&device), "cuCtxGetDevice");
+  check_driver(DRIVER(cuCtxGetDevice)(&device), "cuCtxGetDevice");
   device_ = device;
-  check_driver(cuCtxCreate(&context_, nullptr, 0, device), "creating the student's context");
-  cuCtxPopCurrent(nullptr);
+  check_driver(DRIVER(cuCtxCreate)(&context_, nullptr, 0, device), "creating the student's context");
+  DRIVER(cuCtxPopCurrent)(nullptr);
   ContextScope scope(context_);
   modules_.clear();
   for (const auto& fatbin : fatbins_) {
     CUmodule module = nullptr;
-    const CUresult loaded = cuModuleLoadData(&module, fatbin.data());
+    const CUresult loaded = DRIVER(cuModuleLoadData)(&module, fatbin.data());
     if (loaded == CUDA_ERROR_NO_BINARY_FOR_GPU) {
       throw std::runtime_error("your kernels were compiled for another GPU (no code for this one)");
     }
@@ -197,7 +218,7 @@ void Runtime::build_context() {
     modules_.push_back(module);
   }
   for (auto& [key, kernel] : kernels_) {
-    check_driver(cuModuleGetFunction(&kernel.function, modules_[kernel.module], kernel.name.c_str()),
+    check_driver(DRIVER(cuModuleGetFunction)(&kernel.function, modules_[kernel.module], kernel.name.c_str()),
                  "finding a kernel");
     kernel.offsets.clear();
     kernel.sizes.clear();
@@ -205,7 +226,7 @@ void Runtime::build_context() {
     for (std::size_t i = 0;; ++i) {
       std::size_t offset = 0;
       std::size_t size = 0;
-      if (cuFuncGetParamInfo(kernel.function, i, &offset, &size) != CUDA_SUCCESS) break;
+      if (DRIVER(cuFuncGetParamInfo)(kernel.function, i, &offset, &size) != CUDA_SUCCESS) break;
       kernel.offsets.push_back(offset);
       kernel.sizes.push_back(size);
       kernel.param_bytes = std::max(kernel.param_bytes, offset + size);
@@ -214,7 +235,7 @@ void Runtime::build_context() {
   for (auto& [key, variable] : variables_) {
     variable.address = 0;
     variable.bytes = 0;
-    cuModuleGetGlobal(&variable.address, &variable.bytes, modules_[variable.module],
+    DRIVER(cuModuleGetGlobal)(&variable.address, &variable.bytes, modules_[variable.module],
                       variable.name.c_str());
   }
 }
@@ -225,7 +246,7 @@ nlohmann::json Runtime::hello_reply() {
   for (const auto& [key, kernel] : kernels_) {
     const auto attribute = [&](CUfunction_attribute a) {
       int value = 0;
-      cuFuncGetAttribute(&value, a, kernel.function);
+      DRIVER(cuFuncGetAttribute)(&value, a, kernel.function);
       return value;
     };
     kernels[key] = {{"offsets", kernel.offsets},
@@ -244,13 +265,13 @@ nlohmann::json Runtime::hello_reply() {
   // The runtime's device attributes have the driver's numbers.
   std::vector<int> attributes(CU_DEVICE_ATTRIBUTE_MAX, 0);
   for (int a = 1; a < CU_DEVICE_ATTRIBUTE_MAX; ++a) {
-    cuDeviceGetAttribute(&attributes[a], static_cast<CUdevice_attribute>(a), device_);
+    DRIVER(cuDeviceGetAttribute)(&attributes[a], static_cast<CUdevice_attribute>(a), device_);
   }
   cudaDeviceProp properties{};
   cudaGetDeviceProperties(&properties, 0);
   const auto* raw = reinterpret_cast<const std::uint8_t*>(&properties);
   int driver = 0;
-  cuDriverGetVersion(&driver);
+  DRIVER(cuDriverGetVersion)(&driver);
   return {{"kernels", kernels},
           {"device",
            {{"attributes", attributes},
@@ -263,7 +284,7 @@ void Runtime::destroy_context() {
   shadows_.clear();
   allocations_.clear();
   if (events_[0]) events_ = {};
-  if (context_) cuCtxDestroy(context_);
+  if (context_) DRIVER(cuCtxDestroy)(context_);
   context_ = nullptr;
 }
 
@@ -413,7 +434,7 @@ CUdeviceptr Runtime::shadow(std::uint64_t region) {
   ContextScope scope(context_);
   Shadow s;
   s.bytes = buffer->bytes;
-  check_driver(cuMemAlloc(&s.address, std::max<std::size_t>(s.bytes, 1)),
+  check_driver(DRIVER(cuMemAlloc)(&s.address, std::max<std::size_t>(s.bytes, 1)),
                "allocating a buffer in the student's context");
   shadows_[region] = s;
   return s.address;
@@ -427,8 +448,8 @@ void Runtime::copy_in(std::uint64_t region, bool timed) {
   if (timed && s.in_session) return;
   s.in_session = timed;
   CUcontext own = nullptr;
-  cuCtxGetCurrent(&own);
-  check_driver(cuMemcpyPeer(target, context_, buffer->base, own, buffer->bytes),
+  DRIVER(cuCtxGetCurrent)(&own);
+  check_driver(DRIVER(cuMemcpyPeer)(target, context_, buffer->base, own, buffer->bytes),
                "copying a buffer into the student's context");
 }
 
@@ -437,10 +458,10 @@ void Runtime::copy_out(std::uint64_t region) {
   const auto it = shadows_.find(region);
   if (!buffer || it == shadows_.end()) return;
   CUcontext own = nullptr;
-  cuCtxGetCurrent(&own);
-  check_driver(cuMemcpyPeer(buffer->base, own, it->second.address, context_, buffer->bytes),
+  DRIVER(cuCtxGetCurrent)(&own);
+  check_driver(DRIVER(cuMemcpyPeer)(buffer->base, own, it->second.address, context_, buffer->bytes),
                "copying a buffer out of the student's context");
-  check_driver(cuCtxSynchronize(), "copying a buffer out of the student's context");
+  check_driver(DRIVER(cuCtxSynchronize)(), "copying a buffer out of the student's context");
 }
 
 // The timed replays ran back to back on the same buffers. What the checks read afterwards is one
@@ -467,9 +488,9 @@ void Runtime::drop_shadow(std::uint64_t region) {
   const auto it = shadows_.find(region);
   if (it == shadows_.end()) return;
   if (context_) {
-    cuCtxPushCurrent(context_);
-    cuMemFree(it->second.address);
-    cuCtxPopCurrent(nullptr);
+    DRIVER(cuCtxPushCurrent)(context_);
+    DRIVER(cuMemFree)(it->second.address);
+    DRIVER(cuCtxPopCurrent)(nullptr);
   }
   shadows_.erase(it);
 }
@@ -516,15 +537,15 @@ void Runtime::replay(const nlohmann::json& ops, const std::string& call_text, bo
   if (timed && active_span) cudaStreamSynchronize(nullptr);  // the L2 flush, in the lab's context
   ContextScope scope(context_);
   if (timed && active_span && !events_[0]) {
-    check_driver(cuEventCreate(&events_[0], CU_EVENT_DEFAULT), "cuEventCreate");
-    check_driver(cuEventCreate(&events_[1], CU_EVENT_DEFAULT), "cuEventCreate");
+    check_driver(DRIVER(cuEventCreate)(&events_[0], CU_EVENT_DEFAULT), "cuEventCreate");
+    check_driver(DRIVER(cuEventCreate)(&events_[1], CU_EVENT_DEFAULT), "cuEventCreate");
   }
-  if (timed && active_span) check_driver(cuEventRecord(events_[0], nullptr), "cuEventRecord");
+  if (timed && active_span) check_driver(DRIVER(cuEventRecord)(events_[0], nullptr), "cuEventRecord");
   std::string last_launch;
   try {
     for (const auto& op : ops) replay_one(op, call_text, timed, last_launch);
-    if (timed && active_span) check_driver(cuEventRecord(events_[1], nullptr), "cuEventRecord");
-    const CUresult finished = cuCtxSynchronize();
+    if (timed && active_span) check_driver(DRIVER(cuEventRecord)(events_[1], nullptr), "cuEventRecord");
+    const CUresult finished = DRIVER(cuCtxSynchronize)();
     if (finished != CUDA_SUCCESS) fault(finished, call_text, last_launch);
   } catch (const nlohmann::json::exception& error) {
     throw StudentError(cudaErrorLaunchFailure,
@@ -533,7 +554,7 @@ void Runtime::replay(const nlohmann::json& ops, const std::string& call_text, bo
   }
   if (timed && active_span) {
     float ms = 0;
-    check_driver(cuEventElapsedTime(&ms, events_[0], events_[1]), "cuEventElapsedTime");
+    check_driver(DRIVER(cuEventElapsedTime)(&ms, events_[0], events_[1]), "cuEventElapsedTime");
     active_span->add(ms);
   }
 }
@@ -572,12 +593,12 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
       throw StudentError(cudaErrorMemoryAllocation, call_text + ": a bad cudaMalloc");
     }
     if (const auto old = allocations_.find(region); old != allocations_.end()) {
-      cuMemFree(old->second.address);
+      DRIVER(cuMemFree)(old->second.address);
       allocations_.erase(old);
     }
     Shadow allocation;
     allocation.bytes = bytes;
-    if (cuMemAlloc(&allocation.address, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) {
+    if (DRIVER(cuMemAlloc)(&allocation.address, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) {
       throw StudentError(cudaErrorMemoryAllocation,
                          fmt::format("{}: your cudaMalloc of {} bytes failed", call_text, bytes));
     }
@@ -591,14 +612,14 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
       throw StudentError(cudaErrorInvalidValue,
                          call_text + ": cudaFree of memory your launcher did not allocate");
     }
-    cuCtxSynchronize();
-    cuMemFree(it->second.address);
+    DRIVER(cuCtxSynchronize)();
+    DRIVER(cuMemFree)(it->second.address);
     allocations_.erase(it);
   } else if (kind == "memset") {
     const auto bytes = op.at("bytes").get<std::size_t>();
     const auto target = device_address(op.at("address").get<std::uint64_t>(), bytes, "cudaMemset",
                                        call_text);
-    check_driver(cuMemsetD8Async(target, op.at("value").get<unsigned char>(), bytes, nullptr),
+    check_driver(DRIVER(cuMemsetD8Async)(target, op.at("value").get<unsigned char>(), bytes, nullptr),
                  "cudaMemset");
   } else if (kind == "copy") {
     const auto bytes = op.at("bytes").get<std::size_t>();
@@ -606,7 +627,7 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
     const auto from =
         device_address(op.at("from").get<std::uint64_t>(), bytes, "cudaMemcpy", call_text);
     note_copy(op.at("to").get<std::uint64_t>(), op.at("from").get<std::uint64_t>());
-    check_driver(cuMemcpyDtoDAsync(to, from, bytes, nullptr), "cudaMemcpy");
+    check_driver(DRIVER(cuMemcpyDtoDAsync)(to, from, bytes, nullptr), "cudaMemcpy");
   } else if (kind == "upload") {
     const auto& data = op.at("data").get_binary();
     const auto fake = op.at("to").get<std::uint64_t>();
@@ -620,7 +641,7 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
                                      call_text, buffer ? buffer->name : "a lab buffer"));
     }
     const auto to = device_address(fake, data.size(), "cudaMemcpy", call_text);
-    check_driver(cuMemcpyHtoD(to, data.data(), data.size()), "cudaMemcpy");
+    check_driver(DRIVER(cuMemcpyHtoD)(to, data.data(), data.size()), "cudaMemcpy");
   } else if (kind == "symbol") {
     const auto it = variables_.find(op.at("variable").get<std::string>());
     const auto& data = op.at("data").get_binary();
@@ -629,7 +650,7 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
         offset + data.size() > it->second.bytes) {
       throw StudentError(cudaErrorInvalidSymbol, call_text + ": cudaMemcpyToSymbol out of range");
     }
-    check_driver(cuMemcpyHtoD(it->second.address + offset, data.data(), data.size()),
+    check_driver(DRIVER(cuMemcpyHtoD)(it->second.address + offset, data.data(), data.size()),
                  "cudaMemcpyToSymbol");
   } else if (kind == "attribute") {
     const auto it = kernels_.find(op.at("kernel").get<std::string>());
@@ -638,7 +659,7 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
                                  attribute != CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)) {
       throw StudentError(cudaErrorInvalidValue, call_text + ": a bad cudaFuncSetAttribute");
     }
-    const CUresult set = cuFuncSetAttribute(it->second.function,
+    const CUresult set = DRIVER(cuFuncSetAttribute)(it->second.function,
                                             static_cast<CUfunction_attribute>(attribute),
                                             op.at("value").get<int>());
     if (set != CUDA_SUCCESS) {
@@ -712,7 +733,7 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
                    &size, CU_LAUNCH_PARAM_END};
   const CUresult launched =
-      cuLaunchKernel(kernel.function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+      DRIVER(cuLaunchKernel)(kernel.function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                      shared, nullptr, nullptr, params.empty() ? nullptr : extra);
   if (launched != CUDA_SUCCESS) {
     throw StudentError(cudaErrorLaunchFailure,
@@ -729,7 +750,7 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
     }
     const auto attribute = [&](CUfunction_attribute a) {
       int value = 0;
-      cuFuncGetAttribute(&value, a, kernel.function);
+      DRIVER(cuFuncGetAttribute)(&value, a, kernel.function);
       return value;
     };
     seen.registers_per_thread = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
@@ -740,7 +761,7 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
   }
   // Outside timing, each launch is waited for, so a fault is charged to the launch that made it.
   if (!timed) {
-    const CUresult finished = cuCtxSynchronize();
+    const CUresult finished = DRIVER(cuCtxSynchronize)();
     if (finished != CUDA_SUCCESS) fault(finished, call_text, last_launch);
   }
 }
@@ -749,7 +770,7 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
                                  const std::array<unsigned, 3>& block, unsigned shared,
                                  const std::string& call_text, const std::string& name) {
   int max_threads = 1024;
-  cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel.function);
+  DRIVER(cuFuncGetAttribute)(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel.function);
   const unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
   const auto refuse = [&](const std::string& why) {
     throw StudentError(cudaErrorInvalidConfiguration,
@@ -764,20 +785,20 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
                        max_threads, block[0], block[1], block[2]));
   }
   int limit = 0;
-  cuDeviceGetAttribute(&limit, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, device_);
+  DRIVER(cuDeviceGetAttribute)(&limit, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, device_);
   if (block[2] > static_cast<unsigned>(limit)) {
     refuse(fmt::format("blockDim.z is {}; the limit is {}", block[2], limit));
   }
-  cuDeviceGetAttribute(&limit, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, device_);
+  DRIVER(cuDeviceGetAttribute)(&limit, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, device_);
   if (grid[1] > static_cast<unsigned>(limit)) {
     refuse(fmt::format("gridDim.y is {}; the limit is {}", grid[1], limit));
   }
-  cuDeviceGetAttribute(&limit, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, device_);
+  DRIVER(cuDeviceGetAttribute)(&limit, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, device_);
   if (grid[2] > static_cast<unsigned>(limit)) {
     refuse(fmt::format("gridDim.z is {}; the limit is {}", grid[2], limit));
   }
   int dynamic_limit = 0;
-  cuFuncGetAttribute(&dynamic_limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+  DRIVER(cuFuncGetAttribute)(&dynamic_limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                      kernel.function);
   if (shared > static_cast<unsigned>(dynamic_limit)) {
     refuse(fmt::format("{} bytes of dynamic shared memory; the kernel may use {} (more needs "
