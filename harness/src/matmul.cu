@@ -3,11 +3,11 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <numeric>
-#include <random>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 
 #ifndef LABS_EMULATION

@@ -140,8 +140,8 @@ void __cudaRegisterVar(void** handle, char* host_variable, char*, const char* de
   recording().variables[host_variable] = {{module, device_name}, size};
 }
 
-void __cudaRegisterManagedVar(void**, void**, char*, const char* device_name, int, std::size_t,
-                              int, int) {
+void __cudaRegisterManagedVar(void**, void**, char*, const char* device_name, int, std::size_t, int,
+                              int) {
   refuse(std::string("__managed__ variable ") + device_name,
          "managed memory is readable on the host: the lab does not allow it");
 }
@@ -229,20 +229,21 @@ cudaError_t cudaMallocManaged(void** pointer, std::size_t, unsigned) {
 
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
   if (!device_pointer(pointer)) return cudaErrorInvalidValue;
-  record({{"k", "memset"}, {"address", address(pointer)}, {"value", value & 0xFF}, {"bytes", bytes}});
+  record(
+      {{"k", "memset"}, {"address", address(pointer)}, {"value", value & 0xFF}, {"bytes", bytes}});
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t) {
   return cudaMemset(pointer, value, bytes);
 }
 
-cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
-                       cudaMemcpyKind) {
+cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind) {
   // The direction follows the addresses, whatever `kind` says.
   const bool to_device = device_pointer(destination);
   const bool from_device = device_pointer(source);
   if (to_device && from_device) {
-    record({{"k", "copy"}, {"to", address(destination)}, {"from", address(source)}, {"bytes", bytes}});
+    record(
+        {{"k", "copy"}, {"to", address(destination)}, {"from", address(source)}, {"bytes", bytes}});
   } else if (to_device) {
     if (bytes > protocol::kMaxUploadBytes) {
       refuse("cudaMemcpy of " + std::to_string(bytes) + " bytes from the host",
@@ -336,8 +337,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks,
   int fit = device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor) / (warps * 32);
   fit = std::min(fit, device_attribute(cudaDevAttrMaxBlocksPerMultiprocessor));
   if (a.numRegs > 0) {
-    fit = std::min(fit, device_attribute(cudaDevAttrMaxRegistersPerMultiprocessor) /
-                            (a.numRegs * warps * 32));
+    fit = std::min(
+        fit, device_attribute(cudaDevAttrMaxRegistersPerMultiprocessor) / (a.numRegs * warps * 32));
   }
   const std::size_t block_shared = a.sharedSizeBytes + shared;
   if (block_shared > 0) {
@@ -407,7 +408,9 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
   *event = reinterpret_cast<cudaEvent_t>(new int(0));
   return cudaSuccess;
 }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) { return cudaEventCreate(event); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
+  return cudaEventCreate(event);
+}
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete reinterpret_cast<int*>(event);
   return cudaSuccess;
@@ -428,25 +431,38 @@ cudaError_t cudaPeekAtLastError() { return static_cast<cudaError_t>(recording().
 
 const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
-    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    default: return "cudaErrorUnknown";
+    case cudaSuccess:
+      return "cudaSuccess";
+    case cudaErrorInvalidValue:
+      return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation:
+      return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration:
+      return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDeviceFunction:
+      return "cudaErrorInvalidDeviceFunction";
+    case cudaErrorInvalidSymbol:
+      return "cudaErrorInvalidSymbol";
+    case cudaErrorInvalidDevice:
+      return "cudaErrorInvalidDevice";
+    case cudaErrorNotSupported:
+      return "cudaErrorNotSupported";
+    case cudaErrorNotReady:
+      return "cudaErrorNotReady";
+    default:
+      return "cudaErrorUnknown";
   }
 }
 const char* cudaGetErrorString(cudaError_t error) {
   switch (error) {
-    case cudaSuccess: return "no error";
+    case cudaSuccess:
+      return "no error";
     case cudaErrorNotSupported:
       return "operation not supported in a launcher (the grader replays your launches)";
-    case cudaErrorNotReady: return "not available outside the contract functions";
-    default: return cudaGetErrorName(error);
+    case cudaErrorNotReady:
+      return "not available outside the contract functions";
+    default:
+      return cudaGetErrorName(error);
   }
 }
 

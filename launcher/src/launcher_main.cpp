@@ -20,7 +20,8 @@ nlohmann::json hello() {
   auto& rec = launcher::recording();
   nlohmann::json fatbins = nlohmann::json::array();
   for (const auto& fatbin : rec.fatbins) {
-    fatbins.push_back(nlohmann::json::binary_t(std::vector<std::uint8_t>(fatbin.begin(), fatbin.end())));
+    fatbins.push_back(
+        nlohmann::json::binary_t(std::vector<std::uint8_t>(fatbin.begin(), fatbin.end())));
   }
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& [host, device] : rec.kernels) {
@@ -51,7 +52,8 @@ void report_libraries() {
       [](dl_phdr_info* info, std::size_t, void*) {
         const std::string path = info->dlpi_name ? info->dlpi_name : "";
         const std::string name = path.substr(path.find_last_of('/') + 1);
-        for (const char* library : {"libcublas", "libcuda.so", "libcudart", "libnvrtc", "libcudnn"}) {
+        for (const char* library :
+             {"libcublas", "libcuda.so", "libcudart", "libnvrtc", "libcudnn"}) {
           if (name.rfind(library, 0) == 0) {
             launcher::record({{"k", "library"}, {"name", name}});
             break;

@@ -24,8 +24,8 @@ struct Variable {
 
 struct Recording {
   std::vector<std::string> fatbins;
-  std::map<const void*, DeviceName> kernels;     // host stub -> device function
-  std::map<const void*, Variable> variables;     // host shadow -> __device__/__constant__
+  std::map<const void*, DeviceName> kernels;          // host stub -> device function
+  std::map<const void*, Variable> variables;          // host shadow -> __device__/__constant__
   nlohmann::json layouts = nlohmann::json::object();  // from the lab program's hello
   nlohmann::json device = nlohmann::json::object();
   bool connected = false;

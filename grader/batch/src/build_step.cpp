@@ -28,17 +28,20 @@ std::string explain_link_error(const std::string& output) {
     const bool library = symbol.rfind("cublas", 0) == 0 || symbol.rfind("cudnn", 0) == 0 ||
                          (symbol.rfind("cu", 0) == 0 && symbol.rfind("cuda", 0) != 0);
     if (library) {
-      line = fmt::format("\nkernel.cu calls {}, which the lab does not allow: the work must be "
-                         "done by your own kernels",
-                         symbol);
+      line = fmt::format(
+          "\nkernel.cu calls {}, which the lab does not allow: the work must be "
+          "done by your own kernels",
+          symbol);
     } else if (symbol.rfind("cuda", 0) == 0) {
-      line = fmt::format("\nkernel.cu calls {}, which a launcher cannot use here (the grader "
-                         "replays your launches; see the handout)",
-                         symbol);
+      line = fmt::format(
+          "\nkernel.cu calls {}, which a launcher cannot use here (the grader "
+          "replays your launches; see the handout)",
+          symbol);
     } else {
-      line = fmt::format("\nkernel.cu does not define {} (a function of the lab's header, with "
-                         "exactly that signature?)",
-                         symbol);
+      line = fmt::format(
+          "\nkernel.cu does not define {} (a function of the lab's header, with "
+          "exactly that signature?)",
+          symbol);
     }
     if (explained.find(line) == std::string::npos) explained += line;
   }
@@ -125,8 +128,8 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
 
   std::vector<std::string> link{kit.cxx};
   link.insert(link.end(), objects.begin(), objects.end());
-  link.insert(link.end(),
-              {"-o", kit.program.empty() ? sandbox_program(kit, policy) : sandbox_launcher(kit, policy)});
+  link.insert(link.end(), {"-o", kit.program.empty() ? sandbox_program(kit, policy)
+                                                     : sandbox_launcher(kit, policy)});
   link.insert(link.end(), kit.link_flags.begin(), kit.link_flags.end());
   const auto linked = sandbox::run(policy, link);
   build.seconds += linked.seconds;

@@ -6,16 +6,16 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <vector>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -43,11 +43,28 @@ std::string find_bwrap() {
 std::vector<std::string> bwrap_command(const std::string& bwrap, const std::string& path) {
   // No tmpfs on /tmp: the launcher may live there (a build folder under /tmp), and it writes
   // nothing anyway.
-  return {bwrap,     "--unshare-all", "--unshare-user",    "--uid",         "65534",
-          "--gid",   "65534",         "--die-with-parent", "--new-session", "--cap-drop",
-          "ALL",     "--ro-bind",     "/",                 "/",             "--dev",
-          "/dev",    "--proc",        "/proc",             "--chdir",       "/",
-          "--",      path};
+  return {bwrap,
+          "--unshare-all",
+          "--unshare-user",
+          "--uid",
+          "65534",
+          "--gid",
+          "65534",
+          "--die-with-parent",
+          "--new-session",
+          "--cap-drop",
+          "ALL",
+          "--ro-bind",
+          "/",
+          "/",
+          "--dev",
+          "/dev",
+          "--proc",
+          "/proc",
+          "--chdir",
+          "/",
+          "--",
+          path};
 }
 
 [[noreturn]] void exec_child(const std::vector<std::string>& command, int channel, int output) {
@@ -68,8 +85,8 @@ std::vector<std::string> bwrap_command(const std::string& bwrap, const std::stri
   for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);
   // A bare environment: nothing of the grader's (LAB_GRADER_CHANNEL, seeds) reaches it.
-  char* const envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"),
-                        const_cast<char*>("LC_ALL=C"), nullptr};
+  char* const envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), const_cast<char*>("LC_ALL=C"),
+                        nullptr};
   ::execve(argv[0], argv.data(), envp);
   std::fprintf(stderr, "cannot start the launcher: %s\n", std::strerror(errno));
   ::_exit(127);
@@ -112,9 +129,7 @@ LauncherProcess::~LauncherProcess() {
   if (output_ >= 0) ::close(output_);
 }
 
-bool LauncherProcess::send(const nlohmann::json& message) {
-  return wire::send(socket_, message);
-}
+bool LauncherProcess::send(const nlohmann::json& message) { return wire::send(socket_, message); }
 
 std::string LauncherProcess::why_gone() {
   int status = 0;
@@ -158,7 +173,7 @@ std::optional<nlohmann::json> LauncherProcess::receive(int deadline_ms, std::str
 }
 
 std::string LauncherProcess::take_output() {
-  struct stat info{};
+  struct stat info {};
   if (::fstat(output_, &info) != 0 || info.st_size <= output_read_) return "";
   const long long available = info.st_size - output_read_;
   const std::size_t shown = std::min<std::size_t>(available, kShownOutputBytes);

@@ -6,6 +6,7 @@
 #include "student_runtime.hpp"
 
 #include <cxxabi.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -21,25 +22,24 @@
 #include "harness/check.hpp"
 #include "launcher/protocol.hpp"
 
-// The driver's functions are looked up at run time (cudaGetDriverEntryPointByVersion, at the
-// version of these headers), not linked: the lab program must start on a machine without a GPU
-// driver, where every check is skipped.
+// The driver's functions are looked up at run time in libcuda.so.1, under the versioned names
+// cuda.h maps each call to (cuCtxCreate -> cuCtxCreate_v4), which are the symbols a link would
+// bind: the lab program must start on a machine without a GPU driver, where checks are skipped.
+#define LABS_DRIVER_SYMBOL_(name) #name
+#define LABS_DRIVER_SYMBOL(name) LABS_DRIVER_SYMBOL_(name)
 template <class Function>
-Function driver_function(const char* name) {
-  void* function = nullptr;
-  cudaDriverEntryPointQueryResult status{};
-  if (cudaGetDriverEntryPointByVersion(name, &function, CUDA_VERSION, cudaEnableDefault,
-                                       &status) != cudaSuccess ||
-      function == nullptr) {
-    throw std::runtime_error(fmt::format("the CUDA driver has no {}", name));
+Function driver_function(const char* symbol) {
+  static void* const library = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  void* function = library ? ::dlsym(library, symbol) : nullptr;
+  if (function == nullptr) {
+    throw std::runtime_error(fmt::format("the CUDA driver has no {}", symbol));
   }
   return reinterpret_cast<Function>(function);
 }
-// #name is the unversioned name the lookup wants; decltype sees the versioned one (cuCtxCreate_v4).
-#define DRIVER(name)                                                             \
-  ([] {                                                                          \
-    static const auto function = driver_function<decltype(&::name)>(#name);     \
-    return function;                                                             \
+#define DRIVER(name)                                                                           \
+  ([] {                                                                                        \
+    static const auto function = driver_function<decltype(&::name)>(LABS_DRIVER_SYMBOL(name)); \
+    return function;                                                                           \
   }())
 
 namespace harness::student {
@@ -66,14 +66,22 @@ void check_driver(CUresult result, const char* what) {
 // The runtime error that matches a driver error, for the diagnosis rules that read names.
 cudaError_t runtime_code(CUresult result) {
   switch (result) {
-    case CUDA_ERROR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
-    case CUDA_ERROR_MISALIGNED_ADDRESS: return cudaErrorMisalignedAddress;
-    case CUDA_ERROR_LAUNCH_FAILED: return cudaErrorLaunchFailure;
-    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: return cudaErrorLaunchOutOfResources;
-    case CUDA_ERROR_INVALID_VALUE: return cudaErrorInvalidConfiguration;
-    case CUDA_ERROR_ASSERT: return cudaErrorAssert;
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
-    default: return cudaErrorLaunchFailure;
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+      return cudaErrorIllegalAddress;
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+      return cudaErrorMisalignedAddress;
+    case CUDA_ERROR_LAUNCH_FAILED:
+      return cudaErrorLaunchFailure;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+      return cudaErrorLaunchOutOfResources;
+    case CUDA_ERROR_INVALID_VALUE:
+      return cudaErrorInvalidConfiguration;
+    case CUDA_ERROR_ASSERT:
+      return cudaErrorAssert;
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+      return cudaErrorIllegalInstruction;
+    default:
+      return cudaErrorLaunchFailure;
   }
 }
 
@@ -116,7 +124,9 @@ std::array<unsigned, 3> dims_of(const nlohmann::json& value) {
 // Pushes a context for the scope of one block.
 class ContextScope {
  public:
-  explicit ContextScope(CUcontext context) { check_driver(DRIVER(cuCtxPushCurrent)(context), "cuCtxPushCurrent"); }
+  explicit ContextScope(CUcontext context) {
+    check_driver(DRIVER(cuCtxPushCurrent)(context), "cuCtxPushCurrent");
+  }
   ~ContextScope() { DRIVER(cuCtxPopCurrent)(nullptr); }
   ContextScope(const ContextScope&) = delete;
   ContextScope& operator=(const ContextScope&) = delete;
@@ -136,9 +146,7 @@ Runtime::Runtime() {
   on_forget([this](std::uint64_t region) { drop_shadow(region); });
 }
 
-Runtime::~Runtime() {
-  on_forget(nullptr);
-}
+Runtime::~Runtime() { on_forget(nullptr); }
 
 void Runtime::start() {
   if (started_) {
@@ -204,7 +212,8 @@ void Runtime::build_context() {
   CUdevice device = 0;
   check_driver(DRIVER(cuCtxGetDevice)(&device), "cuCtxGetDevice");
   device_ = device;
-  check_driver(DRIVER(cuCtxCreate)(&context_, nullptr, 0, device), "creating the student's context");
+  check_driver(DRIVER(cuCtxCreate)(&context_, nullptr, 0, device),
+               "creating the student's context");
   DRIVER(cuCtxPopCurrent)(nullptr);
   ContextScope scope(context_);
   modules_.clear();
@@ -218,8 +227,9 @@ void Runtime::build_context() {
     modules_.push_back(module);
   }
   for (auto& [key, kernel] : kernels_) {
-    check_driver(DRIVER(cuModuleGetFunction)(&kernel.function, modules_[kernel.module], kernel.name.c_str()),
-                 "finding a kernel");
+    check_driver(
+        DRIVER(cuModuleGetFunction)(&kernel.function, modules_[kernel.module], kernel.name.c_str()),
+        "finding a kernel");
     kernel.offsets.clear();
     kernel.sizes.clear();
     kernel.param_bytes = 0;
@@ -235,8 +245,8 @@ void Runtime::build_context() {
   for (auto& [key, variable] : variables_) {
     variable.address = 0;
     variable.bytes = 0;
-    DRIVER(cuModuleGetGlobal)(&variable.address, &variable.bytes, modules_[variable.module],
-                      variable.name.c_str());
+    DRIVER(cuModuleGetGlobal)
+    (&variable.address, &variable.bytes, modules_[variable.module], variable.name.c_str());
   }
 }
 
@@ -249,18 +259,18 @@ nlohmann::json Runtime::hello_reply() {
       DRIVER(cuFuncGetAttribute)(&value, a, kernel.function);
       return value;
     };
-    kernels[key] = {{"offsets", kernel.offsets},
-                    {"sizes", kernel.sizes},
-                    {"attributes",
-                     {{"shared", attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)},
-                      {"const", attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES)},
-                      {"local", attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)},
-                      {"max_threads", attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)},
-                      {"registers", attribute(CU_FUNC_ATTRIBUTE_NUM_REGS)},
-                      {"ptx_version", attribute(CU_FUNC_ATTRIBUTE_PTX_VERSION)},
-                      {"binary_version", attribute(CU_FUNC_ATTRIBUTE_BINARY_VERSION)},
-                      {"max_dynamic_shared",
-                       attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)}}}};
+    kernels[key] = {
+        {"offsets", kernel.offsets},
+        {"sizes", kernel.sizes},
+        {"attributes",
+         {{"shared", attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)},
+          {"const", attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES)},
+          {"local", attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)},
+          {"max_threads", attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)},
+          {"registers", attribute(CU_FUNC_ATTRIBUTE_NUM_REGS)},
+          {"ptx_version", attribute(CU_FUNC_ATTRIBUTE_PTX_VERSION)},
+          {"binary_version", attribute(CU_FUNC_ATTRIBUTE_BINARY_VERSION)},
+          {"max_dynamic_shared", attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)}}}};
   }
   // The runtime's device attributes have the driver's numbers.
   std::vector<int> attributes(CU_DEVICE_ATTRIBUTE_MAX, 0);
@@ -309,7 +319,8 @@ std::string Runtime::device_code_file() {
     ::close(fd);
     // One file per module; cuobjdump reads the first, and these labs build one or two modules.
     std::ofstream out(path, std::ios::binary);
-    for (const auto& fatbin : fatbins_) out.write(fatbin.data(), static_cast<std::streamsize>(fatbin.size()));
+    for (const auto& fatbin : fatbins_)
+      out.write(fatbin.data(), static_cast<std::streamsize>(fatbin.size()));
     device_code_file_ = path;
   }
   return device_code_file_;
@@ -393,8 +404,8 @@ nlohmann::json Runtime::ask(const std::string& name, const std::string& fake_arg
   for (auto& op : answer->at("ops")) ops.push_back(std::move(op));
   if (ops.size() > protocol::kMaxOpsPerCall) {
     throw StudentError(cudaErrorLaunchFailure,
-                       fmt::format("{}: your launcher asked for more than {} operations",
-                                   call_text, protocol::kMaxOpsPerCall));
+                       fmt::format("{}: your launcher asked for more than {} operations", call_text,
+                                   protocol::kMaxOpsPerCall));
   }
   return ops;
 }
@@ -526,9 +537,9 @@ CUdeviceptr Runtime::device_address(std::uint64_t fake, std::size_t bytes, const
                                    call_text, what));
   }
   if (bytes > real->second) {
-    throw StudentError(cudaErrorInvalidValue,
-                       fmt::format("{}: {} of {} bytes goes past the end of its buffer", call_text,
-                                   what, bytes));
+    throw StudentError(
+        cudaErrorInvalidValue,
+        fmt::format("{}: {} of {} bytes goes past the end of its buffer", call_text, what, bytes));
   }
   return real->first;
 }
@@ -540,17 +551,19 @@ void Runtime::replay(const nlohmann::json& ops, const std::string& call_text, bo
     check_driver(DRIVER(cuEventCreate)(&events_[0], CU_EVENT_DEFAULT), "cuEventCreate");
     check_driver(DRIVER(cuEventCreate)(&events_[1], CU_EVENT_DEFAULT), "cuEventCreate");
   }
-  if (timed && active_span) check_driver(DRIVER(cuEventRecord)(events_[0], nullptr), "cuEventRecord");
+  if (timed && active_span)
+    check_driver(DRIVER(cuEventRecord)(events_[0], nullptr), "cuEventRecord");
   std::string last_launch;
   try {
     for (const auto& op : ops) replay_one(op, call_text, timed, last_launch);
-    if (timed && active_span) check_driver(DRIVER(cuEventRecord)(events_[1], nullptr), "cuEventRecord");
+    if (timed && active_span)
+      check_driver(DRIVER(cuEventRecord)(events_[1], nullptr), "cuEventRecord");
     const CUresult finished = DRIVER(cuCtxSynchronize)();
     if (finished != CUDA_SUCCESS) fault(finished, call_text, last_launch);
   } catch (const nlohmann::json::exception& error) {
-    throw StudentError(cudaErrorLaunchFailure,
-                       fmt::format("{}: your launcher sent a malformed request ({})", call_text,
-                                   error.what()));
+    throw StudentError(
+        cudaErrorLaunchFailure,
+        fmt::format("{}: your launcher sent a malformed request ({})", call_text, error.what()));
   }
   if (timed && active_span) {
     float ms = 0;
@@ -617,13 +630,15 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
     allocations_.erase(it);
   } else if (kind == "memset") {
     const auto bytes = op.at("bytes").get<std::size_t>();
-    const auto target = device_address(op.at("address").get<std::uint64_t>(), bytes, "cudaMemset",
-                                       call_text);
-    check_driver(DRIVER(cuMemsetD8Async)(target, op.at("value").get<unsigned char>(), bytes, nullptr),
-                 "cudaMemset");
+    const auto target =
+        device_address(op.at("address").get<std::uint64_t>(), bytes, "cudaMemset", call_text);
+    check_driver(
+        DRIVER(cuMemsetD8Async)(target, op.at("value").get<unsigned char>(), bytes, nullptr),
+        "cudaMemset");
   } else if (kind == "copy") {
     const auto bytes = op.at("bytes").get<std::size_t>();
-    const auto to = device_address(op.at("to").get<std::uint64_t>(), bytes, "cudaMemcpy", call_text);
+    const auto to =
+        device_address(op.at("to").get<std::uint64_t>(), bytes, "cudaMemcpy", call_text);
     const auto from =
         device_address(op.at("from").get<std::uint64_t>(), bytes, "cudaMemcpy", call_text);
     note_copy(op.at("to").get<std::uint64_t>(), op.at("from").get<std::uint64_t>());
@@ -660,8 +675,8 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
       throw StudentError(cudaErrorInvalidValue, call_text + ": a bad cudaFuncSetAttribute");
     }
     const CUresult set = DRIVER(cuFuncSetAttribute)(it->second.function,
-                                            static_cast<CUfunction_attribute>(attribute),
-                                            op.at("value").get<int>());
+                                                    static_cast<CUfunction_attribute>(attribute),
+                                                    op.at("value").get<int>());
     if (set != CUDA_SUCCESS) {
       throw StudentError(cudaErrorInvalidValue,
                          fmt::format("{}: cudaFuncSetAttribute({}) failed: {}", call_text,
@@ -673,13 +688,14 @@ void Runtime::replay_one(const nlohmann::json& op, const std::string& call_text,
                                    "libraries; the work must be done by your own kernels",
                                    call_text, op.at("name").get<std::string>()));
   } else if (kind == "refused") {
-    throw StudentError(cudaErrorNotSupported,
-                       fmt::format("{}: your launcher calls {}: {}", call_text,
-                                   op.at("what").get<std::string>(),
-                                   op.at("why").get<std::string>()));
+    throw StudentError(
+        cudaErrorNotSupported,
+        fmt::format("{}: your launcher calls {}: {}", call_text, op.at("what").get<std::string>(),
+                    op.at("why").get<std::string>()));
   } else {
-    throw StudentError(cudaErrorLaunchFailure,
-                       fmt::format("{}: your launcher sent an unknown request '{}'", call_text, kind));
+    throw StudentError(
+        cudaErrorLaunchFailure,
+        fmt::format("{}: your launcher sent an unknown request '{}'", call_text, kind));
   }
   (void)timed;
 }
@@ -708,11 +724,12 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
   const auto shared = op.at("shared").get<unsigned>();
   auto params = op.at("params").get_binary();
   const std::string name = demangle(kernel.name);
-  last_launch = fmt::format("{} with grid {} and block {}", name, dims_text(grid), dims_text(block));
+  last_launch =
+      fmt::format("{} with grid {} and block {}", name, dims_text(grid), dims_text(block));
   if (params.size() != kernel.param_bytes) {
-    throw StudentError(cudaErrorInvalidValue,
-                       fmt::format("{}: the arguments of {} do not match its parameters", call_text,
-                                   name));
+    throw StudentError(
+        cudaErrorInvalidValue,
+        fmt::format("{}: the arguments of {} do not match its parameters", call_text, name));
   }
   // Pointers to the lab's buffers or the launcher's allocations, also inside structs.
   for (std::size_t at = 0; at + 8 <= params.size(); at += 8) {
@@ -733,8 +750,8 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
                    &size, CU_LAUNCH_PARAM_END};
   const CUresult launched =
-      DRIVER(cuLaunchKernel)(kernel.function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                     shared, nullptr, nullptr, params.empty() ? nullptr : extra);
+      DRIVER(cuLaunchKernel)(kernel.function, grid[0], grid[1], grid[2], block[0], block[1],
+                             block[2], shared, nullptr, nullptr, params.empty() ? nullptr : extra);
   if (launched != CUDA_SUCCESS) {
     throw StudentError(cudaErrorLaunchFailure,
                        fmt::format("{}: the launch of {} failed: {}; check the grid and block "
@@ -770,7 +787,8 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
                                  const std::array<unsigned, 3>& block, unsigned shared,
                                  const std::string& call_text, const std::string& name) {
   int max_threads = 1024;
-  DRIVER(cuFuncGetAttribute)(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel.function);
+  DRIVER(cuFuncGetAttribute)
+  (&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel.function);
   const unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
   const auto refuse = [&](const std::string& why) {
     throw StudentError(cudaErrorInvalidConfiguration,
@@ -778,7 +796,8 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
                                    call_text, why, name, dims_text(grid), dims_text(block)));
   };
   if (threads == 0 || grid[0] == 0 || grid[1] == 0 || grid[2] == 0) {
-    refuse("a grid or block with a zero dimension launches nothing (cudaErrorInvalidConfiguration)");
+    refuse(
+        "a grid or block with a zero dimension launches nothing (cudaErrorInvalidConfiguration)");
   }
   if (threads > static_cast<unsigned long long>(max_threads)) {
     refuse(fmt::format("a block of {} threads; the limit is {} (blockDim {} x {} x {})", threads,
@@ -798,12 +817,13 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
     refuse(fmt::format("gridDim.z is {}; the limit is {}", grid[2], limit));
   }
   int dynamic_limit = 0;
-  DRIVER(cuFuncGetAttribute)(&dynamic_limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                     kernel.function);
+  DRIVER(cuFuncGetAttribute)
+  (&dynamic_limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, kernel.function);
   if (shared > static_cast<unsigned>(dynamic_limit)) {
-    refuse(fmt::format("{} bytes of dynamic shared memory; the kernel may use {} (more needs "
-                       "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize)",
-                       shared, dynamic_limit));
+    refuse(
+        fmt::format("{} bytes of dynamic shared memory; the kernel may use {} (more needs "
+                    "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize)",
+                    shared, dynamic_limit));
   }
 }
 
@@ -815,9 +835,7 @@ void Runtime::in_context(const std::function<void()>& work) {
 
 void Runtime::add_observer(LaunchObserver* observer) { observers_.push_back(observer); }
 
-void Runtime::remove_observer(LaunchObserver* observer) {
-  std::erase(observers_, observer);
-}
+void Runtime::remove_observer(LaunchObserver* observer) { std::erase(observers_, observer); }
 
 }  // namespace harness::student
 
@@ -829,7 +847,9 @@ void call_student(const std::string& name, const StudentArgs& args) {
 
 bool student_defines(const std::string& name) { return student::Runtime::get().defines(name); }
 
-void in_student_context(const std::function<void()>& work) { student::Runtime::get().in_context(work); }
+void in_student_context(const std::function<void()>& work) {
+  student::Runtime::get().in_context(work);
+}
 
 std::string student_device_code_file() { return student::Runtime::get().device_code_file(); }
 
