@@ -70,7 +70,9 @@ std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup,
     for (auto& input : inputs) pointers.push_back(input->data());
     CUDA_CHECK(cudaDeviceSynchronize());
     // Shared memory is cleared between contexts: fill it where the student's kernels run.
-    if (setup == Setup::shared_fill) in_student_context([&] { fill_shared_memory(fill); });
+    if (setup == Setup::shared_fill) {
+      before_next_student_launch([fill] { fill_shared_memory(fill); });
+    }
     rerun.launch(pointers, output.data());
     synchronize_after(rerun.call);
     return output.download();

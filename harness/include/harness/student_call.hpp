@@ -49,13 +49,14 @@ void call_student_function(const char* name, Args... args) {
   call_student(name, encoded);
 }
 
-// Runs `work` (the lab program's own CUDA code) with the student's context current, for set-ups
-// that must happen where the student's kernels run (shared memory does not carry over between
-// contexts). Under the emulation it just runs `work`.
+// Runs `work` (the lab program's own CUDA code) in the student's context right before the next
+// kernel launch there, for set-ups that must reach the student's kernel (shared memory does not
+// carry over between contexts, nor across the copies of a call). Under the emulation it runs
+// `work` at once.
 #ifdef LABS_EMULATION
-inline void in_student_context(const std::function<void()>& work) { work(); }
+inline void before_next_student_launch(const std::function<void()>& work) { work(); }
 #else
-void in_student_context(const std::function<void()>& work);
+void before_next_student_launch(const std::function<void()>& work);
 #endif
 
 // Whether the submission defines a contract function (a bonus may be left out).

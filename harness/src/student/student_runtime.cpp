@@ -746,6 +746,12 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
     std::memcpy(params.data() + at, &real->first, 8);
   }
   check_launch_shape(kernel, grid, block, shared, call_text, name);
+  if (before_launch_) {
+    // The lab program's own set-up, in this (the student's) context, right before the kernel.
+    const auto work = std::move(before_launch_);
+    before_launch_ = nullptr;
+    work();
+  }
   std::size_t size = params.size();
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
                    &size, CU_LAUNCH_PARAM_END};
@@ -827,11 +833,7 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
   }
 }
 
-void Runtime::in_context(const std::function<void()>& work) {
-  start();
-  ContextScope scope(context_);
-  work();
-}
+void Runtime::before_next_launch(const std::function<void()>& work) { before_launch_ = work; }
 
 void Runtime::add_observer(LaunchObserver* observer) { observers_.push_back(observer); }
 
@@ -847,8 +849,8 @@ void call_student(const std::string& name, const StudentArgs& args) {
 
 bool student_defines(const std::string& name) { return student::Runtime::get().defines(name); }
 
-void in_student_context(const std::function<void()>& work) {
-  student::Runtime::get().in_context(work);
+void before_next_student_launch(const std::function<void()>& work) {
+  student::Runtime::get().before_next_launch(work);
 }
 
 std::string student_device_code_file() { return student::Runtime::get().device_code_file(); }

@@ -37,7 +37,7 @@ class Runtime {
   bool defines(const std::string& name);
   std::string device_code_file();
   void end_timing_session();
-  void in_context(const std::function<void()>& work);
+  void before_next_launch(const std::function<void()>& work);
   void add_observer(LaunchObserver* observer);
   void remove_observer(LaunchObserver* observer);
 
@@ -113,6 +113,7 @@ class Runtime {
   std::array<CUevent, 2> events_{};
   std::vector<LaunchObserver*> observers_;
   std::string device_code_file_;
+  std::function<void()> before_launch_;
 };
 
 }  // namespace harness::student
