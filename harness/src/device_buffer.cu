@@ -137,4 +137,11 @@ std::vector<OutOfBoundsWrite> DeviceBuffer::check_guards(std::size_t max_listed)
   return writes;
 }
 
+std::unique_ptr<DeviceBuffer> device_copy(const DeviceBuffer& from, std::string name) {
+  auto copy = std::make_unique<DeviceBuffer>(std::move(name), from.size(), 0);
+  CUDA_CHECK(
+      cudaMemcpy(copy->data(), from.data(), from.size() * sizeof(float), cudaMemcpyDeviceToDevice));
+  return copy;
+}
+
 }  // namespace harness

@@ -396,14 +396,6 @@ bool checked_on_device(const MatmulShape& shape) {
 
 namespace {
 
-// A device copy of a buffer's payload, without guards.
-std::unique_ptr<DeviceBuffer> device_copy(const DeviceBuffer& from, std::string name) {
-  auto copy = std::make_unique<DeviceBuffer>(std::move(name), from.size(), 0);
-  CUDA_CHECK(
-      cudaMemcpy(copy->data(), from.data(), from.size() * sizeof(float), cudaMemcpyDeviceToDevice));
-  return copy;
-}
-
 // What the GPU found about one large case: right (nothing else needed) or the inputs to check it
 // again on the host, with how wrong the first run was.
 struct DeviceVerdict {

@@ -7,14 +7,14 @@
 #include <memory>
 
 namespace harness {
-namespace {
-
 std::string demangle(const std::string& name) {
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> text(
       abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
   return status == 0 && text ? std::string(text.get()) : name;
 }
+
+namespace {
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {

@@ -2,6 +2,8 @@
 // either end changes a guard, and check_guards() says where. Owns its memory (RAII).
 #pragma once
 
+#include <memory>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -54,5 +56,8 @@ class DeviceBuffer {
   float* base_ = nullptr;  // start of the front guard
   float* payload_ = nullptr;
 };
+
+// A device copy of a buffer's payload, without guards (a snapshot no student code touches).
+std::unique_ptr<DeviceBuffer> device_copy(const DeviceBuffer& from, std::string name);
 
 }  // namespace harness

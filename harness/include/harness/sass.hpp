@@ -9,6 +9,9 @@
 
 namespace harness {
 
+// A C++ symbol as source reads it ("matmul_kernel(float const*, ...)"); itself if not mangled.
+std::string demangle(const std::string& name);
+
 // The text of each "Function : <mangled name>" section, keyed by the demangled name (as the
 // launch recorder names kernels). Sections of the same kernel for several architectures are
 // concatenated.

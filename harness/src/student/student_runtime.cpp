@@ -5,7 +5,6 @@
 // read results that only the GPU wrote, through their own buffers.
 #include "student_runtime.hpp"
 
-#include <cxxabi.h>
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 
 #include "buffer_registry.hpp"
 #include "harness/check.hpp"
+#include "harness/sass.hpp"
 #include "launcher/protocol.hpp"
 
 // The driver's functions are looked up at run time in libcuda.so.1, under the versioned names
@@ -101,13 +101,6 @@ bool context_is_lost(CUresult result) {
     default:
       return false;
   }
-}
-
-std::string demangle(const std::string& name) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(
-      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && text ? std::string(text.get()) : name;
 }
 
 std::string dims_text(const std::array<unsigned, 3>& d) {

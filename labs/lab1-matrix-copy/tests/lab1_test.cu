@@ -71,14 +71,6 @@ void check_copies_exactly(Check& check, CopyLauncher copy, const char* name) {
   }
 }
 
-// A copy of `buffer` made by the lab program (no student code touches it).
-std::unique_ptr<DeviceBuffer> copy_of(const DeviceBuffer& buffer) {
-  auto copy = std::make_unique<DeviceBuffer>(buffer.name() + "_original", buffer.size(), 0);
-  CUDA_CHECK(cudaMemcpy(copy->data(), buffer.data(), buffer.size() * sizeof(float),
-                        cudaMemcpyDeviceToDevice));
-  return copy;
-}
-
 // `out` equals the original input, and the input is unchanged.
 bool copies_exactly(const DeviceBuffer& original, const DeviceBuffer& in, const DeviceBuffer& out) {
   return harness::count_differences_on_device(original.data(), out.data(), original.size()) == 0 &&
@@ -100,7 +92,7 @@ std::optional<ObservedLaunch> observe_launch(Check& check, CopyLauncher copy, co
   auto out = DeviceBuffer::matrix("out", rows, cols);
   in.fill_random(check.seed_for("input"));
   // The copy is judged against the input as it was: a kernel that also changes `in` is wrong.
-  const auto original = copy_of(in);
+  const auto original = harness::device_copy(in, "in as it was");
 
   ObservedLaunch observed;
   const auto call = fmt::format("{}(in, out, {}, {})", name, rows, cols);
@@ -133,7 +125,7 @@ void check_copy_speed(Check& check, CopyLauncher copy, const char* name) {
   auto out = DeviceBuffer::matrix("out", rows, cols);
   auto reference_out = DeviceBuffer("reference_out", in.size(), 0);
   in.fill_random(check.seed_for("input"));
-  const auto original = copy_of(in);
+  const auto original = harness::device_copy(in, "in as it was");
   const auto size = fmt::format("{}x{}", rows, cols);
   const auto call = fmt::format("{}(in, out, {}, {})", name, rows, cols);
 
