@@ -10,6 +10,7 @@
 #include "harness/diagnose.hpp"
 #include "harness/grade.hpp"
 #include "harness/random.hpp"
+#include "harness/trace.hpp"
 
 namespace harness {
 namespace {
@@ -181,6 +182,7 @@ void run_check(const std::function<void(Check&)>& body) {
   std::optional<Check> check(std::in_place, *spec);
   // The grader learns which check was running if the process dies in it.
   if (run.channel) run.channel->send_started(id);
+  trace(id + " starts");
   const auto started = std::chrono::steady_clock::now();
   std::optional<CheckRecord> record;
   if (!run.gpu_unavailable.empty()) {
@@ -206,6 +208,7 @@ void run_check(const std::function<void(Check&)>& body) {
   }
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
   record = check->finish(elapsed.count());
+  trace(id + " ends");
   try {
     if (run.channel) {
       run.channel->send_record(*record);

@@ -20,6 +20,8 @@
 #include "harness/check.hpp"
 #include "harness/device_info.hpp"
 #include "harness/random.hpp"
+#include "harness/student_call.hpp"
+#include "harness/trace.hpp"
 
 #ifndef LAB_SPEC_PATH
 #error "LAB_SPEC_PATH must name the lab's spec.json"
@@ -129,6 +131,7 @@ int main(int argc, char** argv) {
   run.launcher = !options->launcher.empty()            ? options->launcher
                  : std::getenv("LAB_LAUNCHER") != nullptr ? std::getenv("LAB_LAUNCHER")
                                                           : LAB_LAUNCHER_PATH;
+  if (!::testing::GTEST_FLAG(list_tests)) harness::prepare_student_launcher();
 #endif
 
 #ifdef LABS_EMULATION
@@ -153,6 +156,7 @@ int main(int argc, char** argv) {
       run.gpu_unavailable = error.what();
     }
   }
+  harness::trace("the lab program's CUDA is ready");
   std::printf("%s (%s): seed %llu (replay with LAB_SEED=%llu or --seed %llu)\n",
               run.spec.lab.c_str(), run.spec.title.c_str(),
               static_cast<unsigned long long>(run.seed), static_cast<unsigned long long>(run.seed),

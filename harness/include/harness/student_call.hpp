@@ -59,6 +59,12 @@ inline void before_next_student_launch(const std::function<void()>& work) { work
 void before_next_student_launch(const std::function<void()>& work);
 #endif
 
+// Starts the submission's launcher and the student's context early, in the background, so that
+// they are ready by the first call (lab_main calls it before CUDA starts).
+#ifndef LABS_EMULATION
+void prepare_student_launcher();
+#endif
+
 // Whether the submission defines a contract function (a bonus may be left out).
 bool student_defines(const std::string& name);
 

@@ -20,6 +20,7 @@
 #include "buffer_registry.hpp"
 #include "harness/check.hpp"
 #include "harness/sass.hpp"
+#include "harness/trace.hpp"
 #include "launcher/protocol.hpp"
 
 // The driver's functions are looked up at run time in libcuda.so.1, under the versioned names
@@ -47,6 +48,7 @@ namespace protocol = launcher_protocol;
 namespace {
 
 constexpr int kHelloDeadlineMs = 30000;
+constexpr std::size_t kMaxSpareShadowBytes = std::size_t{1} << 30;
 constexpr int kCallDeadlineMs = 20000;
 
 std::string driver_error(CUresult result) {
@@ -141,6 +143,49 @@ Runtime::Runtime() {
 
 Runtime::~Runtime() { on_forget(nullptr); }
 
+void Runtime::prepare() {
+  if (started_ || process_) return;
+  try {
+    process_ = std::make_unique<LauncherProcess>(lab_run().launcher, true);
+  } catch (const std::exception&) {
+    process_.reset();  // start() tries again and says why
+  }
+  prepared_context_ = std::async(std::launch::async, []() -> CUcontext {
+    CUdevice device = 0;
+    CUcontext context = nullptr;
+    if (DRIVER(cuInit)(0) != CUDA_SUCCESS || DRIVER(cuDeviceGet)(&device, 0) != CUDA_SUCCESS ||
+        DRIVER(cuCtxCreate)(&context, nullptr, 0, device) != CUDA_SUCCESS) {
+      return nullptr;
+    }
+    DRIVER(cuCtxPopCurrent)(nullptr);
+    trace("the student's context is made");
+    return context;
+  });
+  trace("the launcher is starting");
+}
+
+// The context prepare() made, when it is on `device`; null when there is none.
+CUcontext Runtime::take_prepared_context(CUdevice device) {
+  if (!prepared_context_.valid()) return nullptr;
+  CUcontext context = nullptr;
+  try {
+    context = prepared_context_.get();
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  CUdevice its_device = 0;
+  if (context != nullptr) {
+    DRIVER(cuCtxPushCurrent)(context);
+    const CUresult asked = DRIVER(cuCtxGetDevice)(&its_device);
+    DRIVER(cuCtxPopCurrent)(nullptr);
+    if (asked != CUDA_SUCCESS || its_device != device) {
+      DRIVER(cuCtxDestroy)(context);
+      context = nullptr;
+    }
+  }
+  return context;
+}
+
 void Runtime::start() {
   if (started_) {
     if (!start_error_.empty()) throw StudentError(cudaErrorLaunchFailure, start_error_);
@@ -148,9 +193,10 @@ void Runtime::start() {
   }
   started_ = true;
   try {
-    process_ = std::make_unique<LauncherProcess>(lab_run().launcher, true);
+    if (!process_) process_ = std::make_unique<LauncherProcess>(lab_run().launcher, true);
     std::string error;
     auto hello = process_->receive(kHelloDeadlineMs, error);
+    trace("the launcher said hello");
     if (!hello && process_->sandboxed() &&
         process_->take_output().find("bwrap:") != std::string::npos) {
       // bubblewrap cannot run here (inside another sandbox without user namespaces): the
@@ -168,6 +214,7 @@ void Runtime::start() {
     if (!process_->send(hello_reply())) {
       throw std::runtime_error("your launcher stopped before its first call" + output_suffix());
     }
+    trace("the student's kernels are loaded");
   } catch (const nlohmann::json::exception& error) {
     start_error_ = std::string("your launcher sent a malformed hello: ") + error.what();
   } catch (const std::exception& error) {
@@ -205,9 +252,13 @@ void Runtime::build_context() {
   CUdevice device = 0;
   check_driver(DRIVER(cuCtxGetDevice)(&device), "cuCtxGetDevice");
   device_ = device;
-  check_driver(DRIVER(cuCtxCreate)(&context_, nullptr, 0, device),
-               "creating the student's context");
-  DRIVER(cuCtxPopCurrent)(nullptr);
+  context_ = take_prepared_context(device);
+  trace(context_ ? "the prepared student's context is taken" : "making the student's context");
+  if (context_ == nullptr) {
+    check_driver(DRIVER(cuCtxCreate)(&context_, nullptr, 0, device),
+                 "creating the student's context");
+    DRIVER(cuCtxPopCurrent)(nullptr);
+  }
   ContextScope scope(context_);
   modules_.clear();
   for (const auto& fatbin : fatbins_) {
@@ -285,6 +336,8 @@ nlohmann::json Runtime::hello_reply() {
 
 void Runtime::destroy_context() {
   shadows_.clear();
+  spare_shadows_.clear();
+  spare_bytes_ = 0;
   allocations_.clear();
   if (events_[0]) events_ = {};
   if (context_) DRIVER(cuCtxDestroy)(context_);
@@ -354,6 +407,7 @@ void Runtime::call(const std::string& name, const StudentArgs& args) {
   replay(ops, call_text, timed);
   if (!timed) {
     for (const auto region : regions) copy_out(region);
+    trace(call_text + " replayed");
   }
 }
 
@@ -435,11 +489,17 @@ CUdeviceptr Runtime::shadow(std::uint64_t region) {
   if (it != shadows_.end()) return it->second.address;
   const auto* buffer = buffer_in_region(region);
   if (!buffer) return 0;
-  ContextScope scope(context_);
   Shadow s;
   s.bytes = buffer->bytes;
-  check_driver(DRIVER(cuMemAlloc)(&s.address, std::max<std::size_t>(s.bytes, 1)),
-               "allocating a buffer in the student's context");
+  if (const auto spare = spare_shadows_.find(s.bytes); spare != spare_shadows_.end()) {
+    s.address = spare->second;
+    spare_bytes_ -= s.bytes;
+    spare_shadows_.erase(spare);
+  } else {
+    ContextScope scope(context_);
+    check_driver(DRIVER(cuMemAlloc)(&s.address, std::max<std::size_t>(s.bytes, 1)),
+                 "allocating a buffer in the student's context");
+  }
   shadows_[region] = s;
   return s.address;
 }
@@ -491,12 +551,17 @@ void Runtime::end_timing_session() {
 void Runtime::drop_shadow(std::uint64_t region) {
   const auto it = shadows_.find(region);
   if (it == shadows_.end()) return;
-  if (context_) {
-    DRIVER(cuCtxPushCurrent)(context_);
-    DRIVER(cuMemFree)(it->second.address);
-    DRIVER(cuCtxPopCurrent)(nullptr);
-  }
+  const Shadow s = it->second;
   shadows_.erase(it);
+  if (!context_) return;
+  if (spare_bytes_ + s.bytes <= kMaxSpareShadowBytes) {
+    spare_shadows_.emplace(s.bytes, s.address);
+    spare_bytes_ += s.bytes;
+    return;
+  }
+  DRIVER(cuCtxPushCurrent)(context_);
+  DRIVER(cuMemFree)(s.address);
+  DRIVER(cuCtxPopCurrent)(nullptr);
 }
 
 // A fake address of the launcher as a real one in the student's context, with the bytes left in
@@ -847,6 +912,8 @@ void before_next_student_launch(const std::function<void()>& work) {
 }
 
 std::string student_device_code_file() { return student::Runtime::get().device_code_file(); }
+
+void prepare_student_launcher() { student::Runtime::get().prepare(); }
 
 TimingSession::TimingSession() { ++student::timing_sessions; }
 

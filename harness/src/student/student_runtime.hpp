@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +33,10 @@ struct LaunchObserver {
 class Runtime {
  public:
   static Runtime& get();
+
+  // Starts the launcher and makes the student's context in the background, while the lab
+  // program starts CUDA itself; the first call then finds both ready.
+  void prepare();
 
   void call(const std::string& name, const StudentArgs& args);
   bool defines(const std::string& name);
@@ -66,6 +71,7 @@ class Runtime {
   void start();
   void read_hello(const nlohmann::json& hello);
   void build_context();
+  CUcontext take_prepared_context(CUdevice device);
   void destroy_context();
   nlohmann::json hello_reply();
   std::string output_suffix();
@@ -102,7 +108,12 @@ class Runtime {
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
   std::vector<CUmodule> modules_;
+  std::future<CUcontext> prepared_context_;
   std::map<std::uint64_t, Shadow> shadows_;      // the lab's buffers, by region
+  // Shadows of freed buffers, kept for the next buffer of the same size: checks make and free
+  // buffers of a few sizes over and over, and cuMemAlloc/cuMemFree cost more than a copy.
+  std::multimap<std::size_t, CUdeviceptr> spare_shadows_;
+  std::size_t spare_bytes_ = 0;
   std::map<std::uint64_t, Shadow> allocations_;  // the launcher's cudaMalloc, by region
   struct CachedCall {
     nlohmann::json ops;
