@@ -67,11 +67,13 @@ function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
 endfunction()
 
 # The student's launcher program: their .cu files (host code and device code in one compile) with
-# the lab's entries table and the stand-in CUDA runtime instead of libcudart.
+# the lab's entries table and the stand-in CUDA runtime instead of libcudart (on a GPU), or the
+# emulator that runs their kernels (under the CPU emulation).
 # ${lab}_launcher_main (the lab's entries table) is built once; the grading kit ships it.
 function(_labs_add_launcher target lab lab_dir)
   if(NOT TARGET ${lab}_launcher_main)
-    add_library(${lab}_launcher_main STATIC EXCLUDE_FROM_ALL "${LABS_LAUNCHER_MAIN}"
+    labs_device_sources(launcher_main ${lab}_launcher_main "${LABS_LAUNCHER_MAIN}")
+    add_library(${lab}_launcher_main STATIC EXCLUDE_FROM_ALL ${launcher_main}
                 "${CMAKE_BINARY_DIR}/contracts/${lab}/${lab}_entries.cpp")
     target_include_directories(${lab}_launcher_main PRIVATE "${lab_dir}")
     target_link_libraries(${lab}_launcher_main PUBLIC labs_launcher_runtime)
@@ -79,7 +81,9 @@ function(_labs_add_launcher target lab lab_dir)
   add_executable(${target} EXCLUDE_FROM_ALL ${ARGN})
   target_include_directories(${target} PRIVATE "${lab_dir}")
   target_link_libraries(${target} PRIVATE ${lab}_launcher_main)
-  set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY None)
+  if(NOT LABS_EMULATION)
+    set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY None)
+  endif()
 endfunction()
 
 function(add_lab folder)
@@ -115,20 +119,15 @@ function(add_lab folder)
   # and in self-test builds the starter and the known-wrong kernels.
   labs_device_sources(check_sources ${lab}_checks ${test_sources}
                       "${PROJECT_SOURCE_DIR}/harness/src/lab_main.cu")
-  if(NOT LABS_EMULATION)
-    # On a GPU the student's code is never linked into the lab program: the contract functions
-    # are proxies to the student's launcher process (harness/student_call.hpp).
-    labs_generate_contract(${lab} "${lab_dir}" contract_proxies contract_entries)
-    list(APPEND check_sources "${contract_proxies}")
-  endif()
+  # The student's code is never linked into the lab program: the contract functions are proxies
+  # to the student's launcher process (harness/student_call.hpp).
+  labs_generate_contract(${lab} "${lab_dir}" contract_proxies contract_entries)
+  list(APPEND check_sources "${contract_proxies}")
   add_library(${lab}_checks OBJECT EXCLUDE_FROM_ALL ${check_sources})
   target_include_directories(${lab}_checks PUBLIC "${lab_dir}")
   target_compile_definitions(${lab}_checks PRIVATE LAB_SPEC_PATH="${spec}"
-                                                   LAB_RESULTS_DIR="${results}")
-  if(NOT LABS_EMULATION)
-    target_compile_definitions(${lab}_checks PRIVATE
-                               LAB_LAUNCHER_PATH="$<TARGET_FILE:${lab}_launcher>")
-  endif()
+                                                   LAB_RESULTS_DIR="${results}"
+                                                   LAB_LAUNCHER_PATH="$<TARGET_FILE:${lab}_launcher>")
   target_link_libraries(${lab}_checks PUBLIC harness)
 
   # The optional bonus (bonus.cu next to kernel.cu) is built when it exists; without it the
@@ -143,16 +142,12 @@ function(add_lab folder)
     set(bonus_source "")
   endif()
   labs_device_sources(kernel_sources ${lab} "${kernel}" ${bonus_source})
-  if(LABS_EMULATION)
-    # The CPU emulation runs the kernels as host code, linked into the lab program.
-    add_executable(${lab} EXCLUDE_FROM_ALL ${kernel_sources})
-  else()
-    # The lab program (trusted: checks and harness only) and the student's launcher (untrusted:
-    # kernel.cu and bonus.cu against the stand-in CUDA runtime); `make labN` builds both.
-    add_executable(${lab} EXCLUDE_FROM_ALL "${PROJECT_SOURCE_DIR}/harness/src/lab_main_anchor.cpp")
-    _labs_add_launcher(${lab}_launcher ${lab} "${lab_dir}" ${kernel_sources})
-    add_dependencies(${lab} ${lab}_launcher)
-  endif()
+  # The lab program (trusted: checks and harness only) and the student's launcher (untrusted:
+  # kernel.cu and bonus.cu, against the stand-in CUDA runtime on a GPU, or with the emulator);
+  # `make labN` builds both.
+  add_executable(${lab} EXCLUDE_FROM_ALL "${PROJECT_SOURCE_DIR}/harness/src/lab_main_anchor.cpp")
+  _labs_add_launcher(${lab}_launcher ${lab} "${lab_dir}" ${kernel_sources})
+  add_dependencies(${lab} ${lab}_launcher)
   target_link_libraries(${lab} PRIVATE ${lab}_checks)
   # The report needs labgrade: `make labN` builds both.
   if(NOT LABS_LABGRADE)
@@ -239,11 +234,6 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
   foreach(file IN LISTS wrong_kernels)
     get_filename_component(name "${file}" NAME_WE)
     if(file MATCHES "/examples/redteam/")
-      # Under the emulation the kernels still run inside the lab program (docs/emulation.md):
-      # the hostile cases are graded on a GPU only, for now.
-      if(LABS_EMULATION)
-        continue()
-      endif()
       set(name "redteam_${name}")
     endif()
     # "// emulation: not built (why)": a kernel the CPU emulation cannot compile (tensor cores,
@@ -306,18 +296,11 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     set(target ${lab}_${name})
     labs_device_sources(variant_sources ${target} "${file}")
     # Not in `all`: built by all_known_wrong (CI without a GPU only needs them for the emulation).
-    if(LABS_EMULATION)
-      add_executable(${target} EXCLUDE_FROM_ALL ${variant_sources})
-      target_link_libraries(${target} PRIVATE ${lab}_checks)
-      set(program "$<TARGET_FILE:${target}>")
-      set(launcher_env "")
-    else()
-      # On a GPU the variant is a launcher; the lab program is the lab's own.
-      _labs_add_launcher(${target} ${lab} "${lab_dir}" ${variant_sources})
-      add_dependencies(${target} ${lab})
-      set(program "$<TARGET_FILE:${lab}>")
-      set(launcher_env "LAB_LAUNCHER=$<TARGET_FILE:${target}>")
-    endif()
+    # The variant is a launcher; the lab program is the lab's own.
+    _labs_add_launcher(${target} ${lab} "${lab_dir}" ${variant_sources})
+    add_dependencies(${target} ${lab})
+    set(program "$<TARGET_FILE:${lab}>")
+    set(launcher_env "LAB_LAUNCHER=$<TARGET_FILE:${target}>")
     # `make all_known_wrong`: every starter and known-wrong kernel, without the rest of `all`.
     if(NOT TARGET all_known_wrong)
       add_custom_target(all_known_wrong)

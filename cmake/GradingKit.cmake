@@ -51,7 +51,8 @@ endfunction()
 
 function(_labs_add_grading_kit lab folder lab_dir spec)
   set(kit "${LABS_KIT_ROOT}/${lab}")
-  set(program "")  # emulation: the lab program is linked with each submission
+  # The lab program is the kit's own, bin/labN, built once; a submission builds its launcher only.
+  set(program "${kit}/bin/${lab}")
   # The checks as an archive: linked whole, since their tests register themselves from static
   # initializers that the linker would otherwise drop.
   add_library(${lab}_kit_checks STATIC EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${lab}_checks>)
@@ -62,15 +63,14 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   if(LABS_EMULATION)
     # The CPU emulation: the kit's "nvcc" is emucc (cmake/emucc.sh.in), which rewrites kernel.cu
     # with the kit's copy of labs_cu_rewrite and compiles the result with g++ against the kit's
-    # copy of the emulation headers; the link adds the emulation runtime and Boost.Context.
+    # copy of the emulation headers; the launcher links with the emulator and Boost.Context.
     set(compiler "${kit}/bin/emucc")
     set(backend emulation)
     _labs_json_array(compile_json ${cxx_flags} "-std=c++${CMAKE_CXX_STANDARD}" "-pthread"
                      "-DLABS_EMULATION=1" "-I${kit}/include" "-I${kit}/emulation-include")
-    _labs_json_array(link_json ${cxx_flags} "-pthread"
-      "-Wl,--whole-archive" "${kit}/lib/lib${lab}_kit_checks.a" "-Wl,--no-whole-archive"
-      "${kit}/lib/libharness.a" "${kit}/lib/libharness_core.a" "${kit}/lib/liblabs_emulation.a"
-      "$<TARGET_LINKER_FILE:fmt::fmt>" "$<TARGET_LINKER_FILE:GTest::gtest>"
+    _labs_json_array(link_json ${cxx_flags} "-pthread" "-Wl,--start-group"
+      "${kit}/lib/lib${lab}_launcher_main.a" "${kit}/lib/liblabs_wire.a"
+      "${kit}/lib/liblabs_emulation.a" "-Wl,--end-group"
       "$<TARGET_LINKER_FILE:Boost::context>" "-ldl")
   else()
     _labs_cuda_arch_flags(arch_flags)
@@ -87,11 +87,10 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
     _labs_json_array(compile_json "-ccbin" "${host_compiler}" ${cuda_flags} ${arch_flags}
                      "-std=c++${CMAKE_CUDA_STANDARD}" "-I${kit}/include")
     # On a GPU a submission links into its launcher only (kernel.cu's host code against the
-    # stand-in runtime, launcher/): the lab program is the kit's own, bin/labN, built once.
+    # stand-in runtime, launcher/).
     _labs_json_array(link_json ${cxx_flags} "-Wl,--start-group"
       "${kit}/lib/lib${lab}_launcher_main.a" "${kit}/lib/liblabs_launcher_runtime.a"
       "${kit}/lib/liblabs_wire.a" "-Wl,--end-group")
-    set(program "${kit}/bin/${lab}")
   endif()
   # The toolchains the sandboxed build runs: a compiler outside /usr (e.g. /opt/gcc/bin/g++, or a
   # /usr/bin link into /opt) is bound read-only at its own path, its whole prefix (bin, lib,
@@ -151,13 +150,16 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
       COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:labs_emulation> "${kit}/lib/")
     set(backend_targets labs_cu_rewrite labs_emulation)
   else()
-    set(backend_files
-      COMMAND "${CMAKE_COMMAND}" -E make_directory "${kit}/bin"
-      COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:${lab}> "${kit}/bin/"
-      COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:${lab}_launcher_main>
-              $<TARGET_FILE:labs_launcher_runtime> $<TARGET_FILE:labs_wire> "${kit}/lib/")
-    set(backend_targets ${lab} ${lab}_launcher_main labs_launcher_runtime labs_wire)
+    set(backend_files COMMAND "${CMAKE_COMMAND}" -E copy_if_different
+                              $<TARGET_FILE:labs_launcher_runtime> "${kit}/lib/")
+    set(backend_targets labs_launcher_runtime)
   endif()
+  list(APPEND backend_files
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${kit}/bin"
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:${lab}> "${kit}/bin/"
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:${lab}_launcher_main>
+            $<TARGET_FILE:labs_wire> "${kit}/lib/")
+  list(APPEND backend_targets ${lab} ${lab}_launcher_main labs_wire)
   add_custom_target(${lab}_kit
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${kit}/include" "${kit}/lib"
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${headers} "${kit}/include/"

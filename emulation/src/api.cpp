@@ -68,9 +68,11 @@ void Recorder::add_launch(LaunchRecord record) {
   if (active_) recording_.launches.push_back(std::move(record));
 }
 
-void Recorder::add_copy() {
+void Recorder::add_copy(const void* destination, const void* source, std::size_t bytes) {
   std::lock_guard lock(mutex_);
-  if (active_) ++recording_.memory_copies;
+  if (!active_) return;
+  ++recording_.memory_copies;
+  recording_.copies.push_back({destination, source, bytes});
 }
 
 }  // namespace detail

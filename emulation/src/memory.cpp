@@ -57,12 +57,23 @@ class Allocations {
     {
       std::unique_lock lock(mutex_);
       const auto it = by_start_.find(static_cast<char*>(pointer));
-      if (it == by_start_.end()) return false;
+      if (it == by_start_.end() || it->second.mapping == nullptr) return false;
       mapping = it->second;
       by_start_.erase(it);
     }
     munmap(mapping.mapping, mapping.mapping_bytes);
     return true;
+  }
+
+  void adopt(void* start, std::size_t bytes) {
+    std::unique_lock lock(mutex_);
+    by_start_[static_cast<char*>(start)] = {nullptr, 0, bytes};
+  }
+
+  void forget(void* start) {
+    std::unique_lock lock(mutex_);
+    const auto it = by_start_.find(static_cast<char*>(start));
+    if (it != by_start_.end() && it->second.mapping == nullptr) by_start_.erase(it);
   }
 
   std::optional<std::pair<const void*, std::size_t>> find(const void* pointer) const {
@@ -111,6 +122,16 @@ std::optional<std::pair<const void*, std::size_t>> allocation_of(const void* poi
 
 }  // namespace emu::detail
 
+namespace emu {
+
+void adopt_device_memory(void* start, std::size_t bytes) {
+  detail::Allocations::get().adopt(start, bytes);
+}
+void forget_device_memory(void* start) { detail::Allocations::get().forget(start); }
+void clear_errors() { detail::Errors::get().reset(); }
+
+}  // namespace emu
+
 using emu::detail::Errors;
 
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
@@ -135,7 +156,7 @@ cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t b
     return Errors::get().set(cudaErrorInvalidMemcpyDirection);
   }
   if (bytes > 0 && (!destination || !source)) return Errors::get().set(cudaErrorInvalidValue);
-  emu::detail::Recorder::get().add_copy();
+  emu::detail::Recorder::get().add_copy(destination, source, bytes);
   if (bytes > 0) std::memmove(destination, source, bytes);
   return cudaSuccess;
 }

@@ -55,7 +55,7 @@ class Recorder {
   void start();
   Recording stop();
   void add_launch(LaunchRecord record);
-  void add_copy();
+  void add_copy(const void* destination, const void* source, std::size_t bytes);
 
  private:
   std::mutex mutex_;

@@ -196,6 +196,12 @@ void run_check(const std::function<void(Check&)>& body) {
     if (run.emulated && spec->has("emulation")) {
       check->note("sizes reduced for the CPU emulation: " + spec->params.at("emulation").dump());
     }
+    if (run.emulated && spec->kind == "structure") {
+      // Under the emulation the student's own process runs the kernels: their shapes are its word.
+      check->note(
+          "launch shapes as the submission's process reported them (under the CPU emulation it "
+          "runs the kernels itself; grading on a GPU observes them)");
+    }
     run_body(*check, body);
     // A timing too noisy to judge (another process, a clock change for a moment) is measured
     // once more before it is reported inconclusive: both are in the record.

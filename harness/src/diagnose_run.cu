@@ -8,10 +8,6 @@
 #include "harness/cuda_check.hpp"
 
 namespace harness {
-namespace {
-
-constexpr int kNanGuardByte = 0xFF;     // every float in the guard reads NaN
-constexpr int kStableGuardByte = 0xB1;  // finite floats (-5.2e-9), one byte per input
 
 // Fills the shared memory of every multiprocessor with `value`. Shared memory is not cleared
 // between kernels, so the next kernel's shared arrays start from this: a kernel that reads shared
@@ -39,6 +35,11 @@ void fill_shared_memory(float value) {
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
 }
+
+namespace {
+
+constexpr int kNanGuardByte = 0xFF;     // every float in the guard reads NaN
+constexpr int kStableGuardByte = 0xB1;  // finite floats (-5.2e-9), one byte per input
 
 enum class Setup { output_fill, shared_fill, input_guards_nan };
 
@@ -69,10 +70,7 @@ std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup,
     std::vector<float*> pointers;
     for (auto& input : inputs) pointers.push_back(input->data());
     CUDA_CHECK(cudaDeviceSynchronize());
-    // Shared memory is cleared between contexts: fill it where the student's kernels run.
-    if (setup == Setup::shared_fill) {
-      before_next_student_launch([fill] { fill_shared_memory(fill); });
-    }
+    if (setup == Setup::shared_fill) fill_student_shared_memory(fill);
     rerun.launch(pointers, output.data());
     synchronize_after(rerun.call);
     return output.download();

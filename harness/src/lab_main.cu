@@ -122,7 +122,6 @@ int main(int argc, char** argv) {
   if (!tests_match_spec(run.spec)) return kExitBadSetup;
   run.results_dir = options->results_dir;
   run.executable = std::filesystem::absolute(argv[0]).lexically_normal().string();
-#ifndef LABS_EMULATION
   // The student's code runs in its own process (the launcher); this one holds nothing of it.
   // Not dumpable: that process, under the same user, cannot read or trace this one.
   ::prctl(PR_SET_DUMPABLE, 0);
@@ -131,8 +130,6 @@ int main(int argc, char** argv) {
   run.launcher = !options->launcher.empty()            ? options->launcher
                  : std::getenv("LAB_LAUNCHER") != nullptr ? std::getenv("LAB_LAUNCHER")
                                                           : LAB_LAUNCHER_PATH;
-  if (!::testing::GTEST_FLAG(list_tests)) harness::prepare_student_launcher();
-#endif
 
 #ifdef LABS_EMULATION
   // The CPU emulation: the schedule's seed follows the lab's, so one replay command replays the
@@ -148,6 +145,7 @@ int main(int argc, char** argv) {
   run.emulated = true;
   run.backend = "emulation: " + emu::describe();
 #endif
+  if (!::testing::GTEST_FLAG(list_tests)) harness::prepare_student_launcher();
   run.gpu_unavailable = harness::gpu_unavailable_reason();
   if (run.gpu_unavailable.empty()) {
     try {

@@ -42,11 +42,24 @@ struct LaunchRecord {
   long long static_shared_bytes = 0;  // the largest per block: the __shared__ variables declared
   long long dynamic_shared_bytes = 0;
 };
+struct CopyRecord {
+  const void* destination = nullptr;
+  const void* source = nullptr;
+  std::size_t bytes = 0;
+};
 struct Recording {
   std::vector<LaunchRecord> launches;
   int memory_copies = 0;  // cudaMemcpy* calls
+  std::vector<CopyRecord> copies;
 };
 void start_recording();
 Recording stop_recording();
+
+// Memory the emulator did not allocate that kernels use as device memory (a launcher's view of
+// the lab's buffers): known to the runtime like cudaMalloc's, never freed by it.
+void adopt_device_memory(void* start, std::size_t bytes);
+void forget_device_memory(void* start);
+// Clears a fault's sticky error, as a fresh context would on a GPU.
+void clear_errors();
 
 }  // namespace emu

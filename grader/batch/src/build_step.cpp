@@ -52,14 +52,10 @@ std::string explain_link_error(const std::string& output) {
 
 }  // namespace
 
-std::string sandbox_program(const Kit& kit, const sandbox::Policy& policy) {
-  // On a GPU the lab program is the kit's; the submission's build is its launcher.
-  if (!kit.program.empty()) return kit.program.string();
-  return (policy.workdir / kit.lab).string();
-}
+// The lab program is the kit's; the submission's build is its launcher.
+std::string sandbox_program(const Kit& kit, const sandbox::Policy&) { return kit.program.string(); }
 
 std::string sandbox_launcher(const Kit& kit, const sandbox::Policy& policy) {
-  if (kit.program.empty()) return "";
   return (policy.workdir / (kit.lab + "_launcher")).string();
 }
 
@@ -128,8 +124,7 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
 
   std::vector<std::string> link{kit.cxx};
   link.insert(link.end(), objects.begin(), objects.end());
-  link.insert(link.end(), {"-o", kit.program.empty() ? sandbox_program(kit, policy)
-                                                     : sandbox_launcher(kit, policy)});
+  link.insert(link.end(), {"-o", sandbox_launcher(kit, policy)});
   link.insert(link.end(), kit.link_flags.begin(), kit.link_flags.end());
   const auto linked = sandbox::run(policy, link);
   build.seconds += linked.seconds;

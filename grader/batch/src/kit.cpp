@@ -54,9 +54,8 @@ Kit load_kit(const fs::path& dir) {
                                  kit.backend));
     }
     kit.program = in.value("program", std::string());
-    if (kit.backend == "cuda" && kit.program.empty()) {
-      throw KitError(fmt::format("{}: a cuda kit names its lab program (\"program\")",
-                                 file.string()));
+    if (kit.program.empty()) {
+      throw KitError(fmt::format("{}: a kit names its lab program (\"program\")", file.string()));
     }
     kit.nvcc = in.at("nvcc").get<std::string>();
     kit.cxx = in.at("cxx").get<std::string>();

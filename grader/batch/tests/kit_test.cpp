@@ -43,17 +43,19 @@ TEST(Kit, AnEmulationKitGradesByTheEmulationLimits) {
   EXPECT_DOUBLE_EQ(cuda.spec.at("Copy.Large").timeout_s, 60);
 }
 
-// On a GPU the lab program is the kit's own (trusted, built once); a kit whose program is missing
-// cannot grade and says so.
-TEST(Kit, ACudaKitWithoutItsLabProgramIsAClearError) {
-  const auto dir = make_kit("no-program", "cuda");
-  fs::remove(dir / "bin" / "lab9");
-  try {
-    load_kit(dir);
-    FAIL() << "accepted a kit without its lab program";
-  } catch (const KitError& error) {
-    EXPECT_NE(std::string(error.what()).find("lacks its lab program"), std::string::npos)
-        << error.what();
+// The lab program is the kit's own (trusted, built once) on both backends; a kit whose program is
+// missing cannot grade and says so.
+TEST(Kit, AKitWithoutItsLabProgramIsAClearError) {
+  for (const std::string backend : {"cuda", "emulation"}) {
+    const auto dir = make_kit("no-program-" + backend, backend);
+    fs::remove(dir / "bin" / "lab9");
+    try {
+      load_kit(dir);
+      ADD_FAILURE() << "accepted a " << backend << " kit without its lab program";
+    } catch (const KitError& error) {
+      EXPECT_NE(std::string(error.what()).find("lacks its lab program"), std::string::npos)
+          << error.what();
+    }
   }
 }
 

@@ -30,6 +30,10 @@ struct CaseRerun {
   std::string call;
 };
 
+// Fills the shared memory of every multiprocessor of the current context with `value`; the GPU
+// runtime runs it in the student's context right before the student's next launch.
+void fill_shared_memory(float value);
+
 // The experiments diagnose_case may ask for; none under compute-sanitizer or after a kernel fault.
 Experiments make_experiments(const CaseRerun& rerun);
 

@@ -1,8 +1,10 @@
 // The lab program's side of a student's submission. The student's kernel.cu is not linked into
 // the lab program: it runs as a separate "launcher" process (launcher/), and each contract
-// function the checks call (copy_matrix, matmul_tiled, ...) is a generated proxy that asks the
-// launcher what it would launch and replays that on the GPU in a CUDA context of its own
-// (src/student/student_runtime.cpp). The checks keep calling the contract functions as before.
+// function the checks call (copy_matrix, matmul_tiled, ...) is a generated proxy. On a GPU it
+// asks the launcher what it would launch and replays that in a CUDA context of its own
+// (src/student/student_runtime.cpp); under the CPU emulation the launcher runs its kernels over
+// copies of the call's buffers (src/student/emulated_runtime.cpp). The checks keep calling the
+// contract functions as before.
 #pragma once
 
 #include <cstddef>
@@ -49,21 +51,14 @@ void call_student_function(const char* name, Args... args) {
   call_student(name, encoded);
 }
 
-// Runs `work` (the lab program's own CUDA code) in the student's context right before the next
-// kernel launch there, for set-ups that must reach the student's kernel (shared memory does not
-// carry over between contexts, nor across the copies of a call). Under the emulation it runs
-// `work` at once.
-#ifdef LABS_EMULATION
-inline void before_next_student_launch(const std::function<void()>& work) { work(); }
-#else
-void before_next_student_launch(const std::function<void()>& work);
-#endif
+// Shared memory that the student's next kernel launch finds holds `value`, for the experiment
+// that tells a read of shared memory nobody wrote (harness/diagnose_run.hpp). Shared memory does
+// not carry over between contexts, nor between processes: the fill runs where that kernel runs.
+void fill_student_shared_memory(float value);
 
-// Starts the submission's launcher and the student's context early, in the background, so that
-// they are ready by the first call (lab_main calls it before CUDA starts).
-#ifndef LABS_EMULATION
+// Starts the submission's launcher (and on a GPU the student's context) early, in the
+// background, so that they are ready by the first call (lab_main calls it before CUDA starts).
 void prepare_student_launcher();
-#endif
 
 // Whether the submission defines a contract function (a bonus may be left out).
 bool student_defines(const std::string& name);
@@ -105,10 +100,5 @@ class TimedSpan {
 
 }  // namespace harness
 
-// Whether a (bonus) contract function is defined. Under the CPU emulation the student's code is
-// linked into the lab program and the function is declared weak: its address says it.
-#ifdef LABS_EMULATION
-#define LAB_STUDENT_DEFINES(function) ((function) != nullptr)
-#else
+// Whether a (bonus) contract function is defined: the launcher says which it has.
 #define LAB_STUDENT_DEFINES(function) (::harness::student_defines(#function))
-#endif

@@ -67,16 +67,23 @@ std::vector<std::string> bwrap_command(const std::string& bwrap, const std::stri
           path};
 }
 
-[[noreturn]] void exec_child(const std::vector<std::string>& command, int channel, int output) {
+[[noreturn]] void exec_child(const std::vector<std::string>& command, int channel, int output,
+                             int arena) {
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Out of the way first (above every target), so that no dup2 below overwrites a source.
+  const auto lift = [](int fd) { return fd < 0 ? fd : ::fcntl(fd, F_DUPFD_CLOEXEC, 100); };
+  channel = lift(channel);
+  output = lift(output);
+  arena = lift(arena);
   const int null_in = ::open("/dev/null", O_RDONLY);
   ::dup2(null_in, 0);
   ::dup2(output, 1);
   ::dup2(output, 2);
   ::dup2(channel, launcher_protocol::kChannelFd);
+  if (arena >= 0) ::dup2(arena, launcher_protocol::kArenaFd);
   // Nothing else of the lab program's is inherited: no grader channel, no record files.
-  ::syscall(SYS_close_range, launcher_protocol::kChannelFd + 1, ~0U, 0);
+  ::syscall(SYS_close_range, launcher_protocol::kArenaFd + (arena >= 0 ? 1 : 0), ~0U, 0);
   const rlimit output_limit{kMaxOutputBytes, kMaxOutputBytes};
   ::setrlimit(RLIMIT_FSIZE, &output_limit);
   const rlimit no_core{0, 0};
@@ -94,7 +101,7 @@ std::vector<std::string> bwrap_command(const std::string& bwrap, const std::stri
 
 }  // namespace
 
-LauncherProcess::LauncherProcess(const std::string& path, bool sandbox) {
+LauncherProcess::LauncherProcess(const std::string& path, bool sandbox, int arena_fd) {
   if (::access(path.c_str(), X_OK) != 0) {
     throw std::runtime_error(fmt::format("the launcher program was not built ({})", path));
   }
@@ -112,7 +119,7 @@ LauncherProcess::LauncherProcess(const std::string& path, bool sandbox) {
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
     // dup2 clears close-on-exec on the copies the child keeps.
-    exec_child(command, sockets[1], output_);
+    exec_child(command, sockets[1], output_, arena_fd);
   }
   ::setpgid(pid_, pid_);
   ::close(sockets[1]);

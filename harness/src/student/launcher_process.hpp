@@ -1,5 +1,6 @@
-// The student's launcher as a child process: started with a socket on fd 3 and its output in a
-// memory file, in a process group of its own; killed with its whole group when done.
+// The student's launcher as a child process: started with a socket on fd 3 (and, under the CPU
+// emulation, the shared arena on fd 4) and its output in a memory file, in a process group of its
+// own; killed with its whole group when done.
 #pragma once
 
 #include <sys/types.h>
@@ -13,9 +14,9 @@ namespace harness::student {
 
 class LauncherProcess {
  public:
-  // Starts `path`, inside bubblewrap when `sandbox` and the machine has it. Throws
-  // std::runtime_error when it cannot be started at all.
-  LauncherProcess(const std::string& path, bool sandbox);
+  // Starts `path`, inside bubblewrap when `sandbox` and the machine has it; `arena_fd`, when not
+  // -1, becomes the launcher's fd 4. Throws std::runtime_error when it cannot be started at all.
+  LauncherProcess(const std::string& path, bool sandbox, int arena_fd = -1);
   bool sandboxed() const { return sandboxed_; }
   ~LauncherProcess();
   LauncherProcess(const LauncherProcess&) = delete;

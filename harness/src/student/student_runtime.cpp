@@ -19,6 +19,7 @@
 
 #include "buffer_registry.hpp"
 #include "harness/check.hpp"
+#include "harness/diagnose_run.hpp"
 #include "harness/sass.hpp"
 #include "harness/trace.hpp"
 #include "launcher/protocol.hpp"
@@ -47,7 +48,6 @@ namespace harness::student {
 namespace protocol = launcher_protocol;
 namespace {
 
-constexpr int kHelloDeadlineMs = 30000;
 constexpr std::size_t kMaxSpareShadowBytes = std::size_t{1} << 30;
 constexpr int kCallDeadlineMs = 20000;
 
@@ -144,12 +144,8 @@ Runtime::Runtime() {
 Runtime::~Runtime() { on_forget(nullptr); }
 
 void Runtime::prepare() {
-  if (started_ || process_) return;
-  try {
-    process_ = std::make_unique<LauncherProcess>(lab_run().launcher, true);
-  } catch (const std::exception&) {
-    process_.reset();  // start() tries again and says why
-  }
+  if (started_ || session_.spawned()) return;
+  session_.spawn(lab_run().launcher);
   prepared_context_ = std::async(std::launch::async, []() -> CUcontext {
     CUdevice device = 0;
     CUcontext context = nullptr;
@@ -193,27 +189,12 @@ void Runtime::start() {
   }
   started_ = true;
   try {
-    if (!process_) process_ = std::make_unique<LauncherProcess>(lab_run().launcher, true);
-    std::string error;
-    auto hello = process_->receive(kHelloDeadlineMs, error);
+    if (!session_.spawned()) session_.spawn(lab_run().launcher);
+    const auto hello = session_.hello();
     trace("the launcher said hello");
-    if (!hello && process_->sandboxed() &&
-        process_->take_output().find("bwrap:") != std::string::npos) {
-      // bubblewrap cannot run here (inside another sandbox without user namespaces): the
-      // launcher runs as a plain child, which the outer sandbox confines.
-      std::fprintf(stderr, "note: the launcher runs without its own sandbox (bwrap failed)\n");
-      process_ = std::make_unique<LauncherProcess>(lab_run().launcher, false);
-      hello = process_->receive(kHelloDeadlineMs, error);
-    }
-    if (!hello) {
-      throw std::runtime_error("your launcher (kernel.cu's host code) did not start: " + error +
-                               output_suffix());
-    }
-    read_hello(hello->at("hello"));
+    read_hello(hello);
     build_context();
-    if (!process_->send(hello_reply())) {
-      throw std::runtime_error("your launcher stopped before its first call" + output_suffix());
-    }
+    session_.reply(hello_reply());
     trace("the student's kernels are loaded");
   } catch (const nlohmann::json::exception& error) {
     start_error_ = std::string("your launcher sent a malformed hello: ") + error.what();
@@ -344,12 +325,6 @@ void Runtime::destroy_context() {
   context_ = nullptr;
 }
 
-std::string Runtime::output_suffix() {
-  if (!process_) return "";
-  const auto text = process_->take_output();
-  return text.empty() ? "" : "\nIt printed:\n" + text;
-}
-
 bool Runtime::defines(const std::string& name) {
   start();
   return defines_.count(name) > 0;
@@ -413,75 +388,24 @@ void Runtime::call(const std::string& name, const StudentArgs& args) {
 
 nlohmann::json Runtime::ask(const std::string& name, const std::string& fake_args,
                             const std::string& call_text) {
-  if (!process_->send({{"call", name},
-                       {"args", nlohmann::json::binary_t(std::vector<std::uint8_t>(
-                                    fake_args.begin(), fake_args.end()))}})) {
-    lost_launcher_ = "it had stopped";
-  }
-  std::string error = lost_launcher_;
-  std::optional<nlohmann::json> answer;
-  if (error.empty()) answer = process_->receive(kCallDeadlineMs, error);
-  const std::string printed = process_->take_output();
-  if (!printed.empty()) {
-    std::printf("[your launcher printed during %s]\n%s%s", call_text.c_str(), printed.c_str(),
-                printed.back() == '\n' ? "" : "\n");
-    std::fflush(stdout);
-  }
-  if (!answer) {
-    lost_launcher_ = error;
+  auto answer = session_.ask({{"call", name},
+                              {"args", nlohmann::json::binary_t(std::vector<std::uint8_t>(
+                                           fake_args.begin(), fake_args.end()))}},
+                             call_text, kCallDeadlineMs);
+  if (!answer.contains("ops") || !answer.at("ops").is_array()) {
     throw StudentError(cudaErrorLaunchFailure,
-                       fmt::format("{}: your launcher failed: {}", call_text, error));
-  }
-  if (!answer->is_object() || !(answer->contains("error") || answer->contains("ops")) ||
-      (answer->contains("ops") && !answer->at("ops").is_array())) {
-    lost_launcher_ = "it sent a malformed answer";
-    throw StudentError(cudaErrorLaunchFailure,
-                       fmt::format("{}: your launcher failed: {}", call_text, lost_launcher_));
-  }
-  if (answer->contains("error")) {
-    const auto& error_text = answer->at("error");
-    throw StudentError(cudaErrorLaunchFailure,
-                       fmt::format("{}: {}", call_text,
-                                   error_text.is_string() ? error_text.get<std::string>()
-                                                          : std::string("your launcher failed")));
+                       fmt::format("{}: your launcher failed: it sent a malformed answer", call_text));
   }
   nlohmann::json ops = std::move(pending_ops_);
   pending_ops_ = nlohmann::json::array();
   if (!ops.is_array()) ops = nlohmann::json::array();
-  for (auto& op : answer->at("ops")) ops.push_back(std::move(op));
+  for (auto& op : answer.at("ops")) ops.push_back(std::move(op));
   if (ops.size() > protocol::kMaxOpsPerCall) {
     throw StudentError(cudaErrorLaunchFailure,
                        fmt::format("{}: your launcher asked for more than {} operations", call_text,
                                    protocol::kMaxOpsPerCall));
   }
   return ops;
-}
-
-// "copy_matrix(in, out, 256, 256)": buffers by name, the other parameters as ints (every
-// contract parameter that is not a pointer is an int).
-std::string Runtime::describe_call(const std::string& name, const StudentArgs& args) const {
-  std::string text = name + "(";
-  std::size_t at = 0;
-  std::size_t pointer = 0;
-  while (at < args.bytes.size()) {
-    if (at > 0) text += ", ";
-    if (pointer < args.pointer_offsets.size() && args.pointer_offsets[pointer] == at) {
-      std::uintptr_t address = 0;
-      std::memcpy(&address, args.bytes.data() + at, sizeof address);
-      const auto* buffer = address ? find_buffer(address) : nullptr;
-      text += buffer ? buffer->name : (address ? "?" : "nullptr");
-      at += sizeof address;
-      ++pointer;
-    } else if (at + sizeof(int) <= args.bytes.size()) {
-      int value = 0;
-      std::memcpy(&value, args.bytes.data() + at, sizeof value);
-      text += std::to_string(value);
-      at += sizeof value;
-    } else {
-      break;
-    }
-  }
-  return text + ")";
 }
 
 CUdeviceptr Runtime::shadow(std::uint64_t region) {
@@ -765,7 +689,7 @@ void Runtime::note_copy(std::uint64_t to, std::uint64_t from) {
     return protocol::is_fake(a) && protocol::region_of(a) < protocol::kFirstLauncherRegion;
   };
   if (lab_buffer(to) || lab_buffer(from)) {
-    for (auto* observer : observers_) ++observer->memory_copies;
+    for (auto* observer : launch_observers()) ++observer->memory_copies;
   }
 }
 
@@ -822,7 +746,7 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
                                    "sizes",
                                    call_text, last_launch, driver_error(launched)));
   }
-  if (!observers_.empty()) {
+  if (!launch_observers().empty()) {
     KernelLaunch seen;
     seen.name = name;
     for (int i = 0; i < 3; ++i) {
@@ -838,7 +762,7 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
     seen.static_shared_bytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
     seen.dynamic_shared_bytes = shared;
     seen.local_bytes_per_thread = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-    for (auto* observer : observers_) observer->kernels.push_back(seen);
+    for (auto* observer : launch_observers()) observer->kernels.push_back(seen);
   }
   // Outside timing, each launch is waited for, so a fault is charged to the launch that made it.
   if (!timed) {
@@ -893,10 +817,6 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
 
 void Runtime::before_next_launch(const std::function<void()>& work) { before_launch_ = work; }
 
-void Runtime::add_observer(LaunchObserver* observer) { observers_.push_back(observer); }
-
-void Runtime::remove_observer(LaunchObserver* observer) { std::erase(observers_, observer); }
-
 }  // namespace harness::student
 
 namespace harness {
@@ -907,8 +827,10 @@ void call_student(const std::string& name, const StudentArgs& args) {
 
 bool student_defines(const std::string& name) { return student::Runtime::get().defines(name); }
 
-void before_next_student_launch(const std::function<void()>& work) {
-  student::Runtime::get().before_next_launch(work);
+void fill_student_shared_memory(float value) {
+  // Shared memory does not carry over between contexts, nor across the copies of a call: the
+  // lab's fill kernel runs in the student's context, right before the student's kernel.
+  student::Runtime::get().before_next_launch([value] { fill_shared_memory(value); });
 }
 
 std::string student_device_code_file() { return student::Runtime::get().device_code_file(); }

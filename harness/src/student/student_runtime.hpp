@@ -20,15 +20,10 @@
 
 #include "harness/launch_recorder.hpp"
 #include "harness/student_call.hpp"
-#include "launcher_process.hpp"
+#include "launch_observers.hpp"
+#include "launcher_session.hpp"
 
 namespace harness::student {
-
-// What a LaunchRecorder collects while it lives.
-struct LaunchObserver {
-  std::vector<KernelLaunch> kernels;
-  int memory_copies = 0;
-};
 
 class Runtime {
  public:
@@ -43,8 +38,6 @@ class Runtime {
   std::string device_code_file();
   void end_timing_session();
   void before_next_launch(const std::function<void()>& work);
-  void add_observer(LaunchObserver* observer);
-  void remove_observer(LaunchObserver* observer);
 
  private:
   struct Kernel {
@@ -74,8 +67,6 @@ class Runtime {
   CUcontext take_prepared_context(CUdevice device);
   void destroy_context();
   nlohmann::json hello_reply();
-  std::string output_suffix();
-  std::string describe_call(const std::string& name, const StudentArgs& args) const;
   nlohmann::json ask(const std::string& name, const std::string& fake_args,
                      const std::string& call_text);
   CUdeviceptr shadow(std::uint64_t region);
@@ -98,8 +89,7 @@ class Runtime {
 
   bool started_ = false;
   std::string start_error_;
-  std::string lost_launcher_;
-  std::unique_ptr<LauncherProcess> process_;
+  LauncherSession session_;
   std::vector<std::string> fatbins_;
   std::map<std::string, Kernel> kernels_;  // "module:mangled name"
   std::map<std::string, Variable> variables_;
@@ -122,7 +112,6 @@ class Runtime {
   };
   std::map<std::string, CachedCall> cached_;  // in a timing session: call -> what it asked
   std::array<CUevent, 2> events_{};
-  std::vector<LaunchObserver*> observers_;
   std::string device_code_file_;
   std::function<void()> before_launch_;
 };

@@ -71,15 +71,11 @@ std::string find_cuobjdump() {
   return {};
 }
 
-// The machine code (SASS) of every kernel of the submission, by demangled name: on a GPU from the
-// device code the lab program loaded, under the emulation from this program.
+// The machine code (SASS) of every kernel of the submission, by demangled name, from the device
+// code the lab program loaded (none under the CPU emulation).
 std::map<std::string, std::string> program_sass(const std::string& cuobjdump) {
-#ifdef LABS_EMULATION
-  const std::string binary = harness::lab_run().executable;
-#else
   const std::string binary = harness::student_device_code_file();
   if (binary.empty()) return {};
-#endif
   const auto command = fmt::format("'{}' -sass '{}' 2>/dev/null", cuobjdump, binary);
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
   if (!pipe) return {};

@@ -7,6 +7,13 @@
 // program -> launcher:        {"call": name, "args": bin}
 // launcher -> program:        {"ops": [op...]}  (what the launcher asked of the "GPU", in order)
 //
+// Under the CPU emulation (emulated_launcher_main.cu) the launcher runs the kernels itself:
+// launcher -> program, once:  {"hello": {"defines": [name...]}}
+// program -> launcher, once:  {"emulation": {"schedule", "seed", "threads"}}
+// program -> launcher:        {"call": name, "args": bin, "slots": [[offset, bytes]...],
+//                              "shared_fill": value (optional)}
+// launcher -> program:        {"launches": [...], "memory_copies": n, "error": {...} (optional)}
+//
 // Device addresses in the launcher are fake: region r of the fake space stands for one buffer of
 // the lab program (r < kFirstLauncherRegion) or one cudaMalloc of the launcher. Nothing in the
 // launcher is secret, so the layout is fixed and public.
@@ -17,6 +24,15 @@
 namespace launcher_protocol {
 
 constexpr int kChannelFd = 3;
+
+// Under the CPU emulation the student's kernels run in the launcher, over copies of the call's
+// buffers in a shared arena (a memory file on fd 4) that both processes map at the same address,
+// so the lab program's pointers into it are the launcher's too. Each buffer sits between
+// inaccessible gaps, as the emulator's own allocations do.
+constexpr int kArenaFd = 4;
+constexpr std::uint64_t kArenaAddress = std::uint64_t{0x2000} << 32;
+constexpr std::uint64_t kArenaBytes = std::uint64_t{4} << 30;
+constexpr std::uint64_t kArenaGap = std::uint64_t{64} << 10;
 
 constexpr unsigned kRegionShift = 36;  // 64 GiB a region: larger than any lab's buffer
 constexpr std::uint64_t kRegionBytes = std::uint64_t{1} << kRegionShift;

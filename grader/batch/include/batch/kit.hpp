@@ -27,8 +27,8 @@ struct Kit {
   std::vector<std::string> optional_sources;
   // "cuda", or "emulation" (kernels on the CPU: the spec's "emulation" overrides apply).
   std::string backend = "cuda";
-  // The lab program, trusted and built once (on a GPU): a submission builds only its launcher
-  // (harness/student_call.hpp). Empty under the emulation, where each submission links one.
+  // The lab program, trusted and built once: a submission builds only its launcher
+  // (harness/student_call.hpp).
   std::filesystem::path program;
   std::string nvcc;
   std::string cxx;

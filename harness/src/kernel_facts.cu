@@ -1,37 +1,13 @@
+// Registers, shared memory and occupancy of the kernels a check saw, from the GPU's compiled
+// kernels and the device's limits.
 #include "harness/launch_recorder.hpp"
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "harness/cuda_check.hpp"
 #include "harness/occupancy.hpp"
-#include "student/student_runtime.hpp"
 
 namespace harness {
-
-// What the lab program itself launched for the student's launcher (student_runtime.cpp): the
-// shapes and resources are facts of the replay, not anything the student's process says.
-LaunchRecorder::LaunchRecorder() : observer_(new student::LaunchObserver) {
-  student::Runtime::get().add_observer(static_cast<student::LaunchObserver*>(observer_));
-}
-
-LaunchRecorder::~LaunchRecorder() {
-  auto* observer = static_cast<student::LaunchObserver*>(observer_);
-  if (!stopped_) student::Runtime::get().remove_observer(observer);
-  delete observer;
-}
-
-RecordedActivity LaunchRecorder::stop() {
-  auto* observer = static_cast<student::LaunchObserver*>(observer_);
-  if (!stopped_) student::Runtime::get().remove_observer(observer);
-  stopped_ = true;
-  RecordedActivity activity;
-  activity.kernels = std::move(observer->kernels);
-  activity.memory_copies = observer->memory_copies;
-  *observer = {};
-  return activity;
-}
 
 SmLimits current_sm_limits() {
   int device = 0;
@@ -69,12 +45,6 @@ std::vector<KernelFacts> kernel_facts(const RecordedActivity& activity) {
     facts.push_back(std::move(f));
   }
   return facts;
-}
-
-std::string describe_launch(const KernelLaunch& launch) {
-  return fmt::format("{}: grid ({}, {}, {}) x block ({}, {}, {})", launch.name, launch.grid[0],
-                     launch.grid[1], launch.grid[2], launch.block[0], launch.block[1],
-                     launch.block[2]);
 }
 
 }  // namespace harness

@@ -1,0 +1,221 @@
+// The trusted side of a contract call under the CPU emulation (harness/student_call.hpp). The
+// student's kernels are host code, so they run in the launcher process, never in this one. For
+// each call the argument buffers (guards included) are copied into a shared arena that both
+// processes map at the same address, each between gaps the launcher cannot touch; the launcher
+// runs the call there, and the buffers are copied back, so the checks read their own buffers as
+// on a GPU. The launches the launcher reports are its own word: the structure checks say so.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "buffer_registry.hpp"
+#include "emu/control.hpp"
+#include "harness/check.hpp"
+#include "harness/student_call.hpp"
+#include "harness/trace.hpp"
+#include "launch_observers.hpp"
+#include "launcher/protocol.hpp"
+#include "launcher_session.hpp"
+
+namespace harness::student {
+namespace {
+
+namespace protocol = launcher_protocol;
+
+// The emulated kernels of one call may run for minutes on a slow machine; the check's own time
+// limit (ctest's, or the batch grader's) stops a launcher that never answers.
+constexpr int kNoDeadline = -1;
+
+struct Slot {
+  const RegisteredBuffer* buffer = nullptr;
+  std::uint64_t offset = 0;
+};
+
+class EmulatedRuntime {
+ public:
+  static EmulatedRuntime& get() {
+    static EmulatedRuntime instance;
+    return instance;
+  }
+
+  void prepare() {
+    if (started_ || session_.spawned()) return;
+    if (!open_arena()) return;
+    session_.spawn(lab_run().launcher, arena_fd_);
+    trace("the launcher is starting");
+  }
+
+  bool defines(const std::string& name) {
+    start();
+    return defines_.count(name) > 0;
+  }
+
+  void fill_shared_before_next_launch(float value) { shared_fill_ = value; }
+
+  void call(const std::string& name, const StudentArgs& args) {
+    start();
+    const std::string call_text = describe_call(name, args);
+    if (!defines_.count(name)) {
+      throw StudentError(cudaErrorInvalidDeviceFunction,
+                         fmt::format("{}: your files do not define {}", call_text, name));
+    }
+    std::vector<Slot> slots;
+    std::string arena_args = args.bytes;
+    for (const std::size_t at : args.pointer_offsets) {
+      std::uintptr_t address = 0;
+      std::memcpy(&address, args.bytes.data() + at, sizeof address);
+      if (address == 0) continue;
+      const auto* buffer = find_buffer(address);
+      if (!buffer) {
+        throw std::logic_error(fmt::format("{}: an argument is not a harness buffer", call_text));
+      }
+      const std::uint64_t offset = slot_of(buffer, slots, call_text);
+      const std::uint64_t moved = protocol::kArenaAddress + offset + (address - buffer->base);
+      std::memcpy(arena_args.data() + at, &moved, sizeof moved);
+    }
+    nlohmann::json layout = nlohmann::json::array();
+    for (const auto& slot : slots) {
+      std::memcpy(arena_ + slot.offset, reinterpret_cast<const void*>(slot.buffer->base),
+                  slot.buffer->bytes);
+      layout.push_back({slot.offset, slot.buffer->bytes});
+    }
+    nlohmann::json request = {
+        {"call", name},
+        {"args", nlohmann::json::binary_t(
+                     std::vector<std::uint8_t>(arena_args.begin(), arena_args.end()))},
+        {"slots", layout}};
+    if (shared_fill_) request["shared_fill"] = *std::exchange(shared_fill_, std::nullopt);
+    const auto answer = session_.ask(request, call_text, kNoDeadline);
+    // Everything goes back, inputs too: a kernel that writes its inputs is caught by the checks.
+    for (const auto& slot : slots) {
+      std::memcpy(reinterpret_cast<void*>(slot.buffer->base), arena_ + slot.offset,
+                  slot.buffer->bytes);
+    }
+    trace(call_text + " ran");
+    report_launches(answer, call_text);
+    if (answer.contains("failure")) {
+      const auto& failure = answer.at("failure");
+      throw StudentError(static_cast<cudaError_t>(failure.value("code", 719)),
+                         fmt::format("{}: {}: {}", call_text, failure.value("name", "a failure"),
+                                     failure.value("text", "")));
+    }
+  }
+
+ private:
+  bool open_arena() {
+    if (arena_) return true;
+    arena_fd_ = ::memfd_create("labs-arena", MFD_CLOEXEC);
+    if (arena_fd_ < 0 || ::ftruncate(arena_fd_, protocol::kArenaBytes) != 0) return false;
+    void* mapped =
+        ::mmap(reinterpret_cast<void*>(protocol::kArenaAddress), protocol::kArenaBytes,
+               PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, arena_fd_, 0);
+    if (mapped != reinterpret_cast<void*>(protocol::kArenaAddress)) return false;
+    arena_ = static_cast<char*>(mapped);
+    return true;
+  }
+
+  void start() {
+    if (started_) {
+      if (!start_error_.empty()) throw StudentError(cudaErrorLaunchFailure, start_error_);
+      return;
+    }
+    started_ = true;
+    try {
+      if (!open_arena()) throw std::runtime_error("cannot make the arena for your kernels' buffers");
+      if (!session_.spawned()) session_.spawn(lab_run().launcher, arena_fd_);
+      const auto hello = session_.hello();
+      for (const auto& name : hello.at("defines")) defines_.insert(name.get<std::string>());
+      const auto& settings = emu::settings();
+      session_.reply({{"emulation",
+                       {{"schedule", static_cast<int>(settings.schedule)},
+                        {"seed", settings.seed},
+                        {"threads", settings.threads},
+                        {"seed_given", settings.seed_given}}}});
+      trace("the launcher said hello");
+    } catch (const nlohmann::json::exception& error) {
+      start_error_ = std::string("your launcher sent a malformed hello: ") + error.what();
+    } catch (const std::exception& error) {
+      start_error_ = error.what();
+    }
+    if (!start_error_.empty()) throw StudentError(cudaErrorLaunchFailure, start_error_);
+  }
+
+  // Where `buffer` lies in the arena for this call: after the slots so far and a gap, on a page.
+  std::uint64_t slot_of(const RegisteredBuffer* buffer, std::vector<Slot>& slots,
+                        const std::string& call_text) {
+    std::uint64_t end = 0;
+    for (const auto& slot : slots) {
+      if (slot.buffer == buffer) return slot.offset;
+      end = slot.offset + slot.buffer->bytes;
+    }
+    const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t offset = (end + protocol::kArenaGap + page - 1) / page * page;
+    if (offset + buffer->bytes + protocol::kArenaGap > protocol::kArenaBytes) {
+      throw StudentError(cudaErrorMemoryAllocation,
+                         fmt::format("{}: the buffers are too large for the CPU emulation",
+                                     call_text));
+    }
+    slots.push_back({buffer, offset});
+    return offset;
+  }
+
+  static void report_launches(const nlohmann::json& answer, const std::string& call_text) {
+    if (launch_observers().empty()) return;
+    try {
+      for (const auto& reported : answer.value("launches", nlohmann::json::array())) {
+        KernelLaunch launch;
+        launch.name = reported.at("name").get<std::string>();
+        for (int i = 0; i < 3; ++i) {
+          launch.grid[i] = reported.at("grid").at(i).get<unsigned>();
+          launch.block[i] = reported.at("block").at(i).get<unsigned>();
+        }
+        launch.static_shared_bytes = reported.at("static_shared").get<long long>();
+        launch.dynamic_shared_bytes = reported.at("dynamic_shared").get<long long>();
+        for (auto* observer : launch_observers()) observer->kernels.push_back(launch);
+      }
+      const int copies = answer.value("memory_copies", 0);
+      for (auto* observer : launch_observers()) observer->memory_copies += copies;
+    } catch (const nlohmann::json::exception&) {
+      throw StudentError(cudaErrorLaunchFailure,
+                         call_text + ": your launcher reported its launches in a malformed way");
+    }
+  }
+
+  bool started_ = false;
+  std::string start_error_;
+  LauncherSession session_;
+  std::set<std::string> defines_;
+  int arena_fd_ = -1;
+  char* arena_ = nullptr;
+  std::optional<float> shared_fill_;
+};
+
+}  // namespace
+}  // namespace harness::student
+
+namespace harness {
+
+void call_student(const std::string& name, const StudentArgs& args) {
+  student::EmulatedRuntime::get().call(name, args);
+}
+
+bool student_defines(const std::string& name) {
+  return student::EmulatedRuntime::get().defines(name);
+}
+
+void fill_student_shared_memory(float value) {
+  student::EmulatedRuntime::get().fill_shared_before_next_launch(value);
+}
+
+std::string student_device_code_file() { return ""; }
+
+void prepare_student_launcher() { student::EmulatedRuntime::get().prepare(); }
+
+}  // namespace harness
