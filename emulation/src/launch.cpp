@@ -165,10 +165,13 @@ void launch(const LaunchRequest& request) {
   };
   const int threads = static_cast<int>(
       std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(std::max(1, settings.threads))));
-  if (threads <= 1) {
-    work();
-  } else {
-    WorkerPool::get().run(threads, work);
+  {
+    const DeviceMemoryAccess access;  // the lab's buffers, open to kernels only
+    if (threads <= 1) {
+      work();
+    } else {
+      WorkerPool::get().run(threads, work);
+    }
   }
 
   Recorder::get().add_launch({request.site.name, request.grid, request.block, static_shared.load(),

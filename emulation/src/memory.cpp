@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <shared_mutex>
 
 #include "emu/runtime_api.hpp"
@@ -123,11 +124,81 @@ std::optional<std::pair<const void*, std::size_t>> allocation_of(const void* poi
 }  // namespace emu::detail
 
 namespace emu {
+namespace detail {
+namespace {
+
+// The adopted ranges and how many kernels or copies use them now.
+struct Adopted {
+  std::mutex mutex;
+  std::map<char*, std::size_t> ranges;  // start -> bytes, page-rounded
+  int users = 0;
+
+  void protect(int protection) {
+    for (const auto& [start, bytes] : ranges) mprotect(start, bytes, protection);
+  }
+  static Adopted& get() {
+    static Adopted adopted;
+    return adopted;
+  }
+};
+
+bool in_adopted(const void* pointer, std::size_t bytes) {
+  auto& adopted = Adopted::get();
+  std::lock_guard lock(adopted.mutex);
+  const char* p = static_cast<const char*>(pointer);
+  for (const auto& [start, length] : adopted.ranges) {
+    if (p + bytes > start && p < start + length) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+DeviceMemoryAccess::DeviceMemoryAccess() {
+  auto& adopted = Adopted::get();
+  std::lock_guard lock(adopted.mutex);
+  if (adopted.users++ == 0) adopted.protect(PROT_READ | PROT_WRITE);
+}
+
+DeviceMemoryAccess::~DeviceMemoryAccess() {
+  auto& adopted = Adopted::get();
+  std::lock_guard lock(adopted.mutex);
+  if (--adopted.users == 0) adopted.protect(PROT_NONE);
+}
+
+const char* refused_copy(void* destination, const void* source, std::size_t bytes) {
+  const bool to_device = is_runtime_memory(destination);
+  const bool from_device = is_runtime_memory(source);
+  if (from_device && !to_device && in_adopted(source, bytes)) {
+    return "the launcher reads the lab's buffers back to the host: the work must be done by your "
+           "kernel";
+  }
+  if (to_device && !from_device && in_adopted(destination, bytes)) {
+    return "the launcher copies host data into the lab's buffers: they are written by your "
+           "kernels only";
+  }
+  return nullptr;
+}
+
+}  // namespace detail
 
 void adopt_device_memory(void* start, std::size_t bytes) {
+  const std::size_t page = detail::page_size();
+  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
   detail::Allocations::get().adopt(start, bytes);
+  auto& adopted = detail::Adopted::get();
+  std::lock_guard lock(adopted.mutex);
+  adopted.ranges[static_cast<char*>(start)] = rounded;
+  mprotect(start, rounded, adopted.users > 0 ? PROT_READ | PROT_WRITE : PROT_NONE);
 }
-void forget_device_memory(void* start) { detail::Allocations::get().forget(start); }
+
+void forget_device_memory(void* start) {
+  detail::Allocations::get().forget(start);
+  auto& adopted = detail::Adopted::get();
+  std::lock_guard lock(adopted.mutex);
+  adopted.ranges.erase(static_cast<char*>(start));
+}
+
 void clear_errors() { detail::Errors::get().reset(); }
 
 }  // namespace emu
@@ -157,6 +228,11 @@ cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t b
   }
   if (bytes > 0 && (!destination || !source)) return Errors::get().set(cudaErrorInvalidValue);
   emu::detail::Recorder::get().add_copy(destination, source, bytes);
+  if (const char* why = emu::detail::refused_copy(destination, source, bytes)) {
+    Errors::get().explain(cudaErrorNotSupported, why);
+    return Errors::get().set(cudaErrorNotSupported);
+  }
+  const emu::detail::DeviceMemoryAccess access;
   if (bytes > 0) std::memmove(destination, source, bytes);
   return cudaSuccess;
 }
@@ -169,6 +245,7 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
 cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t) {
   if (const cudaError_t sticky = Errors::get().surface(); sticky != cudaSuccess) return sticky;
   if (bytes > 0 && !pointer) return Errors::get().set(cudaErrorInvalidValue);
+  const emu::detail::DeviceMemoryAccess access;
   if (bytes > 0) std::memset(pointer, value, bytes);
   return cudaSuccess;
 }

@@ -75,6 +75,16 @@ void reset_launch_count();
 
 // Whether a pointer lies inside memory the runtime allocated.
 bool is_runtime_memory(const void* pointer);
+// While one lives, adopted device memory (emu/control.hpp) is accessible: around kernels and
+// runtime copies.
+struct DeviceMemoryAccess {
+  DeviceMemoryAccess();
+  ~DeviceMemoryAccess();
+  DeviceMemoryAccess(const DeviceMemoryAccess&) = delete;
+  DeviceMemoryAccess& operator=(const DeviceMemoryAccess&) = delete;
+};
+// Why a copy between adopted device memory and host memory is refused, or null.
+const char* refused_copy(void* destination, const void* source, std::size_t bytes);
 // The allocation's first byte and size when `pointer` is inside one, for messages.
 std::optional<std::pair<const void*, std::size_t>> allocation_of(const void* pointer);
 

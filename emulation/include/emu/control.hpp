@@ -56,7 +56,10 @@ void start_recording();
 Recording stop_recording();
 
 // Memory the emulator did not allocate that kernels use as device memory (a launcher's view of
-// the lab's buffers): known to the runtime like cudaMalloc's, never freed by it.
+// the lab's buffers): known to the runtime like cudaMalloc's, never freed by it. It is kept
+// inaccessible (its pages PROT_NONE) except while a kernel or a runtime copy runs, so host code
+// that reads it crashes as on a GPU; `start` must be page-aligned. Copies between it and host
+// memory are refused, as the GPU launcher refuses them (launcher/src/cuda_runtime_standin.cpp).
 void adopt_device_memory(void* start, std::size_t bytes);
 void forget_device_memory(void* start);
 // Clears a fault's sticky error, as a fresh context would on a GPU.
