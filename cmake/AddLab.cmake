@@ -134,13 +134,9 @@ function(add_lab folder)
   # bonus checks say "not attempted" (the checks declare the bonus functions weak).
   # CONFIGURE_DEPENDS: a bonus.cu added later is picked up by the next build.
   get_filename_component(kernel_dir "${kernel}" DIRECTORY)
+  # Under the CPU emulation too (it emulates warp shuffles): its correctness checks run there,
+  # its speed checks say "not measured".
   file(GLOB bonus_source CONFIGURE_DEPENDS "${kernel_dir}/bonus.cu")
-  if(LABS_EMULATION AND bonus_source)
-    # The bonus tiers are about speed (warp shuffles, wide loads), which the CPU neither measures
-    # nor fully emulates (no warp shuffles): their checks say "not attempted" here.
-    message(STATUS "${lab}: bonus.cu is not built under the CPU emulation (its checks: not attempted)")
-    set(bonus_source "")
-  endif()
   labs_device_sources(kernel_sources ${lab} "${kernel}" ${bonus_source})
   # The lab program (trusted: checks and harness only) and the student's launcher (untrusted:
   # kernel.cu and bonus.cu, against the stand-in CUDA runtime on a GPU, or with the emulator);

@@ -24,10 +24,6 @@ std::uint64_t splitmix(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-std::string short_file(const char* file) {
-  return file ? std::filesystem::path(file).filename().string() : std::string("?");
-}
-
 std::string triple(unsigned x, unsigned y, unsigned z) {
   std::ostringstream out;
   out << "(" << x << ", " << y << ", " << z << ")";
@@ -35,6 +31,10 @@ std::string triple(unsigned x, unsigned y, unsigned z) {
 }
 
 }  // namespace
+
+std::string short_file(const char* file) {
+  return file ? std::filesystem::path(file).filename().string() : std::string("?");
+}
 
 BlockRunner& BlockRunner::for_this_thread() {
   thread_local std::unique_ptr<BlockRunner> runner;
@@ -91,13 +91,18 @@ void BlockRunner::fiber_main(bctx::transfer_t transfer) {
   runner->fiber_loop();
 }
 
-// Starts threads until one waits at a barrier (this fiber then belongs to it) or none is left.
+// Starts threads until one waits at a barrier or a warp function (this fiber then belongs to
+// it) or none is left.
 void BlockRunner::fiber_loop() {
   Fiber* self = current_;
   while (next_start_ < threads_) {
-    self->thread = order_[next_start_++];
-    set_thread_index(self->thread);
+    const unsigned thread = order_[next_start_++];
+    self->thread = thread;
+    lane_fibers_[thread] = self;
+    set_thread_index(thread);
     job_->request->run_thread(job_->request->context);
+    lane_fibers_[thread] = nullptr;
+    warps_[thread / 32].exited |= 1u << (thread % 32);
     ++finished_;
   }
   bctx::jump_fcontext(scheduler_, reinterpret_cast<void*>(Yield::finished));
@@ -117,9 +122,24 @@ void BlockRunner::barrier(const char* file, int line) {
   Fiber* self = current_;
   self->file = file;
   self->line = line;
+  self->wait = Wait::barrier;
   const bctx::transfer_t transfer =
       bctx::jump_fcontext(scheduler_, reinterpret_cast<void*>(Yield::barrier));
   scheduler_ = transfer.fctx;
+  self->wait = Wait::none;
+}
+
+std::uint64_t BlockRunner::warp_collective(const WarpCall& call) {
+  Fiber* self = current_;
+  self->call = call;
+  self->file = call.file;
+  self->line = call.line;
+  self->wait = Wait::warp;
+  const bctx::transfer_t transfer =
+      bctx::jump_fcontext(scheduler_, reinterpret_cast<void*>(Yield::warp));
+  scheduler_ = transfer.fctx;
+  self->wait = Wait::none;
+  return self->result;
 }
 
 int BlockRunner::barrier_reduce(int predicate, int mode, const char* file, int line) {
@@ -151,6 +171,23 @@ void BlockRunner::shuffle(std::vector<Fiber*>& fibers, std::uint64_t round) cons
   for (std::size_t i = fibers.size(); i > 1; --i) {
     std::swap(fibers[i - 1], fibers[splitmix(state) % i]);
   }
+}
+
+// A completed warp function's lanes: lane order forward, backwards in reverse, shuffled (per
+// launch, block and release) in random order.
+void BlockRunner::make_ready(std::vector<Fiber*>& group) {
+  if (job_->schedule == Schedule::reverse) std::reverse(group.begin(), group.end());
+  if (job_->schedule == Schedule::random) {
+    const std::uint64_t linear =
+        block_.x + static_cast<std::uint64_t>(job_->request->grid.x) *
+                       (block_.y + static_cast<std::uint64_t>(job_->request->grid.y) * block_.z);
+    std::uint64_t salt = ++warp_releases_;
+    std::uint64_t state = job_->seed ^ (linear * 0xD1B54A32D192ED03ULL) ^ splitmix(salt);
+    for (std::size_t i = group.size(); i > 1; --i) {
+      std::swap(group[i - 1], group[splitmix(state) % i]);
+    }
+  }
+  ready_.insert(ready_.end(), group.begin(), group.end());
 }
 
 std::string BlockRunner::where() const {
@@ -205,6 +242,16 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   shared_.clear();
   reduce_sum_ = 0;
   reduce_result_ = 0;
+  waiting_.clear();
+  ready_.clear();
+  ready_next_ = 0;
+  lane_fibers_.assign(threads_, nullptr);
+  warps_.assign((threads_ + 31) / 32, WarpLanes{});
+  activemask_waiting_.clear();
+  warp_waiters_ = 0;
+  barrier_round_ = 0;
+  warp_releases_ = 0;
+  failure_.reset();
   order_.resize(threads_);
   std::iota(order_.begin(), order_.end(), 0u);
   if (job.schedule == Schedule::reverse) std::reverse(order_.begin(), order_.end());
@@ -248,36 +295,59 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
 
   // Members, not locals: after a fault's siglongjmp, locals changed since sigsetjmp are
   // indeterminate.
-  waiting_.clear();
-  while (next_start_ < threads_) {
-    Fiber* fiber = new_fiber();
-    if (resume(fiber) == Yield::barrier) {
-      waiting_.push_back(fiber);
-    } else {
-      release(fiber);
+  while (true) {
+    run_until_blocked();
+    if (!failure_ && !activemask_waiting_.empty()) {
+      answer_activemask();
+      continue;
     }
-  }
-  for (std::uint64_t round = 1; !waiting_.empty(); ++round) {
-    if (auto failure = check_barrier(waiting_)) {
+    if (!failure_ && warp_waiters_ > 0) failure_ = stuck_warp_failure();
+    if (!failure_ && !waiting_.empty()) failure_ = check_barrier(waiting_);
+    if (failure_) {
       abandon_fibers();
-      return failure;
+      return std::move(failure_);
     }
+    if (waiting_.empty()) break;
     reduce_result_ = std::exchange(reduce_sum_, 0);
-    shuffle(waiting_, round);
-    next_.clear();
-    for (Fiber* fiber : waiting_) {
-      set_thread_index(fiber->thread);
-      if (resume(fiber) == Yield::barrier) {
-        next_.push_back(fiber);
-      } else {
-        release(fiber);
-      }
-    }
-    waiting_.swap(next_);
+    shuffle(waiting_, ++barrier_round_);
+    ready_.swap(waiting_);
+    ready_next_ = 0;
+    waiting_.clear();
   }
   static_shared_bytes = 0;
   for (const auto& [address, bytes] : shared_) static_shared_bytes += static_cast<long long>(bytes);
   return std::nullopt;
+}
+
+void BlockRunner::run_until_blocked() {
+  while (!failure_) {
+    Fiber* fiber = nullptr;
+    if (ready_next_ > 0 && ready_next_ == ready_.size()) {
+      ready_.clear();
+      ready_next_ = 0;
+    }
+    if (ready_next_ < ready_.size()) {
+      fiber = ready_[ready_next_++];
+      set_thread_index(fiber->thread);
+    } else if (next_start_ < threads_) {
+      fiber = new_fiber();
+    } else {
+      break;
+    }
+    switch (resume(fiber)) {
+      case Yield::barrier:
+        waiting_.push_back(fiber);
+        break;
+      case Yield::warp:
+        arrive(fiber);
+        break;
+      case Yield::finished:
+        release(fiber);
+        break;
+    }
+  }
+  ready_.clear();
+  ready_next_ = 0;
 }
 
 void BlockRunner::fault(int signal, const void* address) {

@@ -1,11 +1,16 @@
 // Runs the threads of one block on the calling OS thread as cooperating fibers.
 //
-// The threads run one after another, each until it finishes or reaches __syncthreads(); a thread
-// that finishes hands its fiber (and stack) to the next, so a kernel without barriers costs one
-// function call per thread. When every thread waits at the barrier (or has finished), the
-// barrier is checked and released: all threads must wait at the same __syncthreads() and none
-// may have finished, else the block fails with a message that says where. The order in which
-// threads run, at the start and after each barrier, is the schedule's.
+// The threads run one after another, each until it finishes, reaches __syncthreads() or calls a
+// warp function; a thread that finishes hands its fiber (and stack) to the next, so a kernel
+// without barriers or warp functions costs one function call per thread. A warp function is a
+// rendezvous of the lanes its mask names (warp_rendezvous.cpp): when the last of them arrives,
+// each gets its result and they are ready to run again, before any thread not yet started. When
+// no thread can run, waiting __activemask() calls are answered; then, if lanes still wait at a
+// warp function, the block fails with a message that says which lanes never came; else every
+// thread waits at the barrier (or has finished), and the barrier is checked and released: all
+// threads must wait at the same __syncthreads() and none may have finished, else the block fails.
+// The order in which threads run (at the start, after each barrier and after each warp
+// function) is the schedule's.
 #pragma once
 
 #include <setjmp.h>
@@ -20,6 +25,7 @@
 
 #include "emu/control.hpp"
 #include "emu/launch.hpp"
+#include "emu/warp.hpp"
 #include "stack.hpp"
 
 namespace emu::detail {
@@ -49,20 +55,29 @@ class BlockRunner {
   // From kernel code.
   void barrier(const char* file, int line);
   int barrier_reduce(int predicate, int mode, const char* file, int line);
+  std::uint64_t warp_collective(const WarpCall& call);
   void note_shared(const void* address, std::size_t bytes);
   // From the fault handler: leaves the block (does not return) when a kernel is running.
   [[noreturn]] void fault(int signal, const void* address);
   bool in_kernel() const { return in_kernel_; }
 
  private:
+  enum class Wait : std::uint8_t { none, barrier, warp };
   struct Fiber {
     boost::context::detail::fcontext_t context = nullptr;
     Stack* stack = nullptr;
     unsigned thread = 0;         // linear index of the thread it runs
     const char* file = nullptr;  // the barrier it waits at
     int line = 0;
+    Wait wait = Wait::none;
+    WarpCall call{};           // the warp function it waits at
+    std::uint64_t result = 0;  // and that function's result, once complete
   };
-  enum class Yield : std::uintptr_t { barrier = 1, finished = 2 };
+  enum class Yield : std::uintptr_t { barrier = 1, finished = 2, warp = 3 };
+  struct WarpLanes {
+    unsigned waiting = 0;  // lanes waiting at a warp function (not __activemask)
+    unsigned exited = 0;   // lanes whose thread has returned
+  };
 
   BlockRunner() = default;
   static void fiber_main(boost::context::detail::transfer_t transfer);
@@ -75,6 +90,20 @@ class BlockRunner {
   std::optional<BlockFailure> check_barrier(const std::vector<Fiber*>& waiting) const;
   std::string where() const;  // "block (1, 0, 0) of MatrixMulKernel (kernel.cu:33)"
   void abandon_fibers();
+  // Resumes ready fibers, then starts new threads, until none can run (or a warp error).
+  void run_until_blocked();
+
+  // Warp rendezvous (warp_rendezvous.cpp).
+  void arrive(Fiber* fiber);                    // a lane yielded at a warp function
+  void complete(unsigned warp, unsigned lead);  // every lane of lead's mask has arrived
+  void make_ready(std::vector<Fiber*>& group);  // in the schedule's order
+  void answer_activemask();
+  std::optional<BlockFailure> stuck_warp_failure() const;
+  // "__shfl_sync at kernel.cu:27 in warp 1 of block (3, 0, 0) of ..."
+  std::string warp_where(const Fiber& fiber) const;
+  std::string absent_lanes(const Fiber& lead) const;  // why lanes of lead's mask are not with it
+  unsigned lanes_in_warp(unsigned warp) const;
+  Fiber* lane_fiber(unsigned warp, unsigned lane) const { return lane_fibers_[warp * 32 + lane]; }
 
   std::vector<std::unique_ptr<Stack>> stacks_;
   std::vector<Stack*> free_stacks_;
@@ -82,7 +111,16 @@ class BlockRunner {
   std::vector<Fiber*> free_fibers_;
   std::vector<Fiber*> in_use_;
   std::vector<Fiber*> waiting_;  // at the barrier, in the order they will be resumed
-  std::vector<Fiber*> next_;
+  std::vector<Fiber*> ready_;    // to resume, from ready_next_ on
+  std::size_t ready_next_ = 0;
+  std::vector<Fiber*> group_;        // scratch for a completed warp function's lanes
+  std::vector<Fiber*> lane_fibers_;  // by linear thread index: its fiber while it runs
+  std::vector<WarpLanes> warps_;
+  std::vector<Fiber*> activemask_waiting_;
+  unsigned warp_waiters_ = 0;  // fibers waiting at warp functions (not __activemask)
+  std::uint64_t barrier_round_ = 0;
+  std::uint64_t warp_releases_ = 0;  // seeds the random order of each released group
+  std::optional<BlockFailure> failure_;
 
   // The block being run.
   const BlockJob* job_ = nullptr;
@@ -105,6 +143,9 @@ class BlockRunner {
   unsigned fault_thread_ = 0;
   bool fault_in_stack_guard_ = false;
 };
+
+// "kernel.cu" for "/path/to/kernel.cu": what messages name.
+std::string short_file(const char* file);
 
 // Installs the SIGSEGV/SIGBUS/SIGFPE handlers once, and an alternate signal stack for the
 // calling thread (so that a stack overflow can be reported too).

@@ -15,6 +15,7 @@
 #include "emu/device.hpp"
 #include "emu/launch.hpp"
 #include "state.hpp"
+#include "warp_ops.hpp"
 
 namespace emu::detail {
 namespace {
@@ -206,6 +207,15 @@ int barrier_reduce(int predicate, int mode, const char* file, int line) {
     return runner->barrier_reduce(predicate, mode, file, line);
   }
   return predicate;
+}
+
+std::uint64_t warp_collective(const WarpCall& call) {
+  if (BlockRunner* runner = BlockRunner::active()) return runner->warp_collective(call);
+  // Host code: a warp of one lane.
+  if (call.op == WarpOp::activemask) return 1;
+  WarpCalls calls{};
+  calls[0] = &call;
+  return warp_result(0, 1u, calls);
 }
 
 void note_shared(const void* address, std::size_t bytes) {

@@ -1,4 +1,5 @@
-// What kernel code sees: the built-in indices, __syncthreads(), shared memory and atomics.
+// What kernel code sees: the built-in indices, __syncthreads(), shared memory, atomics and (in
+// warp.hpp) the warp-level functions.
 //
 // The indices are thread_local variables that the scheduler sets before it switches to a
 // thread's fiber. Fibers never move between OS threads and an OS thread runs one block at a
@@ -13,13 +14,13 @@
 #include <type_traits>
 
 #include "emu/types.hpp"
+#include "emu/warp.hpp"
 
 // Constant-initialized and inline, so kernel code reads them straight from thread-local storage.
 inline thread_local uint3 threadIdx{0, 0, 0};
 inline thread_local uint3 blockIdx{0, 0, 0};
 inline thread_local dim3 blockDim{1, 1, 1};
 inline thread_local dim3 gridDim{1, 1, 1};
-inline constexpr int warpSize = 32;
 
 namespace emu {
 namespace detail {
@@ -61,11 +62,10 @@ inline T* dynamic_shared() {
 #define __syncthreads_and(p) ::emu::detail::barrier_reduce((p) ? 1 : 0, 1, __FILE__, __LINE__)
 #define __syncthreads_or(p) ::emu::detail::barrier_reduce((p) ? 1 : 0, 2, __FILE__, __LINE__)
 
-// Warps do not exist here: the threads of a block run one at a time between barriers.
-inline void __syncwarp(unsigned = 0xffffffffu) {}
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-// A pause in a spin loop: nothing to wait for here (threads switch only at barriers).
+// A pause in a spin loop: nothing to wait for here (threads switch only at barriers and warp
+// functions).
 inline void __nanosleep(unsigned int) {}
 inline long long clock64() { return std::chrono::steady_clock::now().time_since_epoch().count(); }
 template <class T>
@@ -169,3 +169,18 @@ inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
 inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
 inline int __float2int_rz(float x) { return static_cast<int>(x); }
+
+// ---- bit intrinsics (what ballots are counted with) ---------------------------------------
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }
+inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
+inline unsigned int __brev(unsigned int x) {
+  unsigned int reversed = 0;
+  for (int bit = 0; bit < 32; ++bit) reversed |= ((x >> bit) & 1u) << (31 - bit);
+  return reversed;
+}
