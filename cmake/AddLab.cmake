@@ -316,7 +316,8 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
                  COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
                          "${CMAKE_BINARY_DIR}/results/must_fail/${target}-race" ${correctness_checks})
         set_tests_properties(${lab}.must_fail.${name}.emulated_race PROPERTIES
-          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600)
+          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
+          ENVIRONMENT "${launcher_env}")
       endif()
       foreach(tool IN LISTS sanitizer_tools)
         if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
