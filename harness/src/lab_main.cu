@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
   ::prctl(PR_SET_DUMPABLE, 0);
   // A launcher that closes its socket must not kill this program with SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
-  run.launcher = !options->launcher.empty()            ? options->launcher
+  run.launcher = !options->launcher.empty()               ? options->launcher
                  : std::getenv("LAB_LAUNCHER") != nullptr ? std::getenv("LAB_LAUNCHER")
                                                           : LAB_LAUNCHER_PATH;
 

@@ -160,6 +160,11 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
   request.gpu_expected = batch.gpu_expected;
   request.policy = submission_policy(batch.kit, scratch, batch.base_policy);
   request.policy.gpu = true;
+  if (batch.kit.backend == "emulation") {
+    // The lab program shares the call's buffers with the launcher through it (sparse: it costs
+    // what the buffers do); as large as the launcher's arena (launcher/protocol.hpp).
+    request.policy.shared_memory_bytes = 4ull << 30;
+  }
   request.interrupted = &g_interrupted;
 
   std::vector<std::string> problems = build.notes;

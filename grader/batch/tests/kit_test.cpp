@@ -27,7 +27,8 @@ fs::path make_kit(const std::string& name, const std::string& backend) {
   std::ofstream(dir / "kit.json") << R"({"lab": "lab9", "folder": "lab9-copy", "backend": ")" +
                                          backend + R"(", "spec": ")" +
                                          (dir / "spec.json").string() + R"(",
-      "handout": "README.md", "program": ")" + (dir / "bin" / "lab9").string() + R"(",
+      "handout": "README.md", "program": ")" +
+                                         (dir / "bin" / "lab9").string() + R"(",
       "nvcc": "nvcc", "cxx": "c++", "compile": [], "link": [], "read_only": []})";
   return dir;
 }

@@ -2,6 +2,7 @@
 // and reads what happened. Every failure before the program runs becomes failed_to_start.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "bwrap.hpp"
 #include "environment.hpp"
@@ -32,6 +34,7 @@ namespace fs = std::filesystem;
 constexpr int kInputFd = 3;
 constexpr int kLinesFd = 4;
 constexpr int kBwrapStatusFd = 5;
+constexpr int kSharedMemoryFd = 6;
 
 // Why the sandbox could not be set up; the message is the output of the failed run.
 struct SetupError : std::runtime_error {
@@ -209,6 +212,16 @@ void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
     lines = make_pipe();
     spec.fds.push_back({lines.write.get(), kLinesFd});
     streams.lines = std::move(lines.read);
+  }
+  UniqueFd shared_memory;
+  if (policy.shared_memory_bytes > 0) {
+    shared_memory.reset(::memfd_create("labs-shared-memory", MFD_CLOEXEC));
+    if (!shared_memory ||
+        ::ftruncate(shared_memory.get(), static_cast<off_t>(policy.shared_memory_bytes)) != 0) {
+      throw SetupError(errno_text("cannot make the shared memory file"));
+    }
+    spec.fds.push_back({shared_memory.get(), kSharedMemoryFd});
+    spec.env.emplace_back("LABS_SHARED_MEMORY_FD=" + std::to_string(kSharedMemoryFd));
   }
   if (isolated) {
     status = make_pipe();

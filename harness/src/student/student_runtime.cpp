@@ -393,8 +393,9 @@ nlohmann::json Runtime::ask(const std::string& name, const std::string& fake_arg
                                            fake_args.begin(), fake_args.end()))}},
                              call_text, kCallDeadlineMs);
   if (!answer.contains("ops") || !answer.at("ops").is_array()) {
-    throw StudentError(cudaErrorLaunchFailure,
-                       fmt::format("{}: your launcher failed: it sent a malformed answer", call_text));
+    throw StudentError(
+        cudaErrorLaunchFailure,
+        fmt::format("{}: your launcher failed: it sent a malformed answer", call_text));
   }
   nlohmann::json ops = std::move(pending_ops_);
   pending_ops_ = nlohmann::json::array();

@@ -99,7 +99,7 @@ class Runtime {
   CUcontext context_ = nullptr;
   std::vector<CUmodule> modules_;
   std::future<CUcontext> prepared_context_;
-  std::map<std::uint64_t, Shadow> shadows_;      // the lab's buffers, by region
+  std::map<std::uint64_t, Shadow> shadows_;  // the lab's buffers, by region
   // Shadows of freed buffers, kept for the next buffer of the same size: checks make and free
   // buffers of a few sizes over and over, and cuMemAlloc/cuMemFree cost more than a copy.
   std::multimap<std::size_t, CUdeviceptr> spare_shadows_;

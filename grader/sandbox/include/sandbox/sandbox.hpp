@@ -71,6 +71,11 @@ struct Policy {
   int max_processes = 256;
   // Size of the private /tmp (a tmpfs: it is memory, within memory_bytes).
   std::uint64_t tmp_bytes = 1ull << 30;
+  // When not 0: a memory file of this size (sparse: memory only where it is written, within
+  // memory_bytes) on fd 6, named by LABS_SHARED_MEMORY_FD=6. A lab program under the CPU emulation
+  // shares its buffers with the student's launcher through it; made here, because
+  // RLIMIT_FSIZE (max_output_bytes) would stop the program from sizing one itself.
+  std::uint64_t shared_memory_bytes = 0;
   // The environment is cleared; PATH (CUDA's bin first), HOME (the workdir), LANG=C.UTF-8 and
   // TMPDIR are set, then these (which may replace them).
   std::vector<std::pair<std::string, std::string>> env;
