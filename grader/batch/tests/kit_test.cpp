@@ -18,6 +18,7 @@ fs::path make_kit(const std::string& name, const std::string& backend) {
   fs::create_directories(dir / "lib");
   std::ofstream(dir / "lib" / "libharness.a") << "";
   std::ofstream(dir / "lib" / "libharness_core.a") << "";
+  std::ofstream(dir / "lib" / "liblabs_contract.a") << "";
   fs::create_directories(dir / "bin");
   std::ofstream(dir / "bin" / "lab9") << "";
   std::ofstream(dir / "spec.json") << R"({"lab": "lab9", "title": "t", "checks": [
@@ -27,7 +28,8 @@ fs::path make_kit(const std::string& name, const std::string& backend) {
   std::ofstream(dir / "kit.json") << R"({"lab": "lab9", "folder": "lab9-copy", "backend": ")" +
                                          backend + R"(", "spec": ")" +
                                          (dir / "spec.json").string() + R"(",
-      "handout": "README.md", "program": ")" + (dir / "bin" / "lab9").string() + R"(",
+      "handout": "README.md", "program": ")" +
+                                         (dir / "bin" / "lab9").string() + R"(",
       "nvcc": "nvcc", "cxx": "c++", "compile": [], "link": [], "read_only": []})";
   return dir;
 }
