@@ -161,6 +161,8 @@ function(add_lab folder)
     add_test(NAME ${lab}.${id}
              COMMAND ${runner} check "${spec}" "${results}" "${id}" "${timeout}")
     math(EXPR ctest_timeout "${timeout} + 30" OUTPUT_FORMAT DECIMAL)
+    # labgrade run exits 77 for a check not judged (skipped, not measured, not attempted: the
+    # verdict table in grader/batch/verdict_table.hpp; contract/exit_status.hpp's `skipped`).
     set_tests_properties(${lab}.${id} PROPERTIES
       LABELS "${lab};${kind}"
       FIXTURES_REQUIRED ${lab}

@@ -165,12 +165,14 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${headers} "${kit}/include/"
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${spec}" "${kit}/spec.json"
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:harness>
-            $<TARGET_FILE:harness_core> "${kit}/lib/"
+            $<TARGET_FILE:harness_core> $<TARGET_FILE:labs_contract> "${kit}/lib/"
     ${backend_files}
-    DEPENDS ${lab}_kit_checks harness harness_core ${backend_targets} "${spec}" ${headers}
+    DEPENDS ${lab}_kit_checks harness harness_core labs_contract ${backend_targets} "${spec}"
+            ${headers}
     COMMENT "Grading kit for ${lab} in ${kit}"
     VERBATIM)
-  add_dependencies(${lab}_kit ${lab}_kit_checks harness harness_core ${backend_targets})
+  add_dependencies(${lab}_kit ${lab}_kit_checks harness harness_core labs_contract
+                   ${backend_targets})
   if(NOT LABS_LABGRADE)
     add_dependencies(${lab}_kit labgrade)
   endif()

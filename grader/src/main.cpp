@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
 
   grader::RunOptions run;
   auto* run_cmd = app.add_subcommand(
-      "run", "Run one check of a lab program with a time limit and record how it ended");
+      "run",
+      "Run one check of a lab program as ctest does: its record from the grader channel, judged "
+      "as labgrade batch judges it, written to --results");
   run_cmd->add_option("--spec", run.spec, "The lab's spec.json")
       ->required()
       ->check(CLI::ExistingFile);

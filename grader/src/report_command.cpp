@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "harness/grade.hpp"
-#include "harness/record.hpp"
-#include "harness/spec.hpp"
+#include "contract/grade.hpp"
+#include "contract/record.hpp"
+#include "contract/spec.hpp"
 #include "reports/render.hpp"
 
 namespace grader {
@@ -30,13 +30,13 @@ void write_text(const std::filesystem::path& file, const std::string& text) {
 
 int report_command(const ReportOptions& options) {
   try {
-    const auto spec = harness::load_spec(options.spec);
+    const auto spec = contract::load_spec(options.spec);
     std::vector<std::string> problems;
-    auto records = harness::read_records(options.results_dir, &problems);
-    const auto grade = harness::grade_lab(spec, std::move(records), std::move(problems));
+    auto records = contract::read_records(options.results_dir, &problems);
+    const auto grade = contract::grade_lab(spec, std::move(records), std::move(problems));
 
     reports::ReportContext context;
-    context.generated_at = harness::utc_timestamp();
+    context.generated_at = contract::utc_timestamp();
     context.kernel_source = options.kernel_source;
     context.handout = options.handout;
     context.student = options.student;
@@ -48,13 +48,13 @@ int report_command(const ReportOptions& options) {
     int not_measured = 0;
     std::string skip_reason;
     for (const auto& check : grade.checks) {
-      passed += check.verdict == harness::Verdict::pass;
-      if (check.verdict == harness::Verdict::skipped) {
+      passed += check.verdict == contract::Verdict::pass;
+      if (check.verdict == contract::Verdict::skipped) {
         ++skipped;
         if (skip_reason.empty() && check.record) skip_reason = check.record->reason;
       }
       // Speed under the CPU emulation: neither passed nor failed, and no points.
-      not_measured += check.verdict == harness::Verdict::not_measured;
+      not_measured += check.verdict == contract::Verdict::not_measured;
     }
     auto skipped_text =
         skipped ? fmt::format(", {} skipped ({})", skipped, skip_reason) : std::string();
@@ -62,7 +62,7 @@ int report_command(const ReportOptions& options) {
       skipped_text += fmt::format(", {} not measured (speed needs a GPU)", not_measured);
     }
     const auto summary = fmt::format("{} ({}): {}, {} of {} checks passed{}; report: {}", grade.lab,
-                                     grade.title, harness::format_score(grade), passed,
+                                     grade.title, contract::format_score(grade), passed,
                                      grade.checks.size(), skipped_text, out.string());
     std::printf("%s\n", summary.c_str());
     for (const auto& problem : grade.problems) std::printf("warning: %s\n", problem.c_str());

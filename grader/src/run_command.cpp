@@ -1,118 +1,118 @@
 #include "run_command.hpp"
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
-#include "harness/record.hpp"
-#include "harness/spec.hpp"
-#include "process.hpp"
+#include "batch/run_step.hpp"
+#include "batch/verdict_table.hpp"
+#include "contract/exit_status.hpp"
+#include "contract/record.hpp"
+#include "contract/seed.hpp"
+#include "contract/spec.hpp"
 
 namespace grader {
 namespace {
 
-constexpr int kExitPass = 0;
-constexpr int kExitFail = 1;
-constexpr int kExitSetup = 2;
-constexpr int kExitSkipped = 77;
+namespace exit_status = contract::exit_status;
 
-harness::CheckRecord record_for(const harness::LabSpec& spec, const harness::CheckSpec& check) {
-  harness::CheckRecord record;
-  record.lab = spec.lab;
-  record.check = check.id;
-  record.kind = check.kind;
-  record.title = check.title;
-  record.started_at = harness::utc_timestamp();
-  record.backend.clear();  // the process left no record: which backend ran it is not known
-  return record;
+// Time for the lab program to start (its CUDA context, the launcher) before the check says it
+// started, and to end after its record: a hang there is stopped this soon. With the check's own
+// limit it stays under ctest's TIMEOUT (the check's timeout_s + 30 s, cmake/AddLab.cmake), so the
+// student reads labgrade's reason rather than ctest's bare "Timeout".
+constexpr double kStartupSeconds = 20;
+// labgrade's own status when Ctrl-C (or ctest) stopped it: 128 + SIGINT, as a shell reports it.
+constexpr int kInterrupted = 130;
+
+std::atomic<bool> g_interrupted{false};
+// C linkage ignores the anonymous namespace: the name must differ from labgrade batch's handler.
+extern "C" void on_run_interrupted(int) { g_interrupted = true; }
+
+// Nothing to contain on a student's machine: the program is their own build of the kit's lab
+// program (the student's code runs in its launcher, apart). No isolation, the student's own
+// environment (CUDA_VISIBLE_DEVICES from ctest's GPU resources, LAB_SEED, LABS_EMU_SCHEDULE) and
+// no resource limits, so it works without bubblewrap and without root; only time is watched.
+sandbox::Policy student_machine_policy() {
+  sandbox::Policy policy;
+  policy.isolate = false;
+  policy.inherit_environment = true;
+  policy.resource_limits = false;
+  return policy;
 }
 
-// Why the process ended without a trustworthy record, in words a student can act on.
-std::string explain(const ProcessOutcome& outcome, double timeout_s) {
-  const auto how = describe(outcome, timeout_s);
-  if (outcome.timed_out) {
-    return fmt::format(
-        "the check {}: the kernel or launcher never finished (an endless loop? a "
-        "grid far too large?)",
-        how);
-  }
-  if (outcome.signal) {
-    return fmt::format(
-        "the test process crashed ({}): does the launcher dereference a device "
-        "pointer on the host, or overrun a host array?",
-        how);
-  }
-  if (outcome.exit_code == kExitSetup) {
-    return "the lab program could not start the check (bad arguments or lab spec: see its output)";
-  }
-  return fmt::format("the test process ended ({}) without recording a result for this check", how);
+void show_output(std::string_view piece) {
+  std::fwrite(piece.data(), 1, piece.size(), stdout);
+  std::fflush(stdout);
 }
 
 }  // namespace
 
 int run_check_command(const RunOptions& options) {
-  harness::LabSpec spec;
+  contract::LabSpec spec;
   try {
-    spec = harness::load_spec(options.spec);
-  } catch (const harness::SpecError& error) {
+    spec = contract::load_spec(options.spec);
+  } catch (const contract::SpecError& error) {
     std::fprintf(stderr, "labgrade run: %s\n", error.what());
-    return kExitSetup;
+    return exit_status::bad_setup;
   }
   const auto* check = spec.find(options.check);
   if (!check) {
     std::fprintf(stderr, "labgrade run: %s has no check '%s'\n", options.spec.c_str(),
                  options.check.c_str());
-    return kExitSetup;
+    return exit_status::bad_setup;
   }
   if (options.command.empty()) {
     std::fprintf(stderr, "labgrade run: no program to run (give it after --)\n");
-    return kExitSetup;
+    return exit_status::bad_setup;
   }
-  // A record left from an earlier run must not be taken for this run's result.
-  const auto record_file = harness::record_path(options.results_dir, check->id);
+  batch::RunRequest request;
+  try {
+    // The student's replay (LAB_SEED=... ctest -R ...) works as with the program alone.
+    request.seed = contract::choose_seed(std::nullopt);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labgrade run: LAB_SEED: %s\n", error.what());
+    return exit_status::bad_setup;
+  }
+  // A record left from an earlier run must never stand for this one, whatever happens below.
   std::error_code ignored;
-  std::filesystem::remove(record_file, ignored);
+  std::filesystem::remove(contract::record_path(options.results_dir, check->id), ignored);
+
+  request.command = options.command;
+  request.checks = {check->id};
+  request.max_check_seconds = options.timeout_s;
+  request.startup_seconds = kStartupSeconds;
+  request.policy = student_machine_policy();
+  request.interrupted = &g_interrupted;
+  request.on_output = show_output;
+  std::signal(SIGINT, on_run_interrupted);
+  std::signal(SIGTERM, on_run_interrupted);
 
   std::fflush(stdout);
-  const auto outcome = run_process(options.command, options.timeout_s);
-
-  std::optional<harness::CheckRecord> record;
-  if (std::filesystem::exists(record_file)) {
-    try {
-      record = harness::read_record(record_file);
-    } catch (const harness::RecordError& error) {
-      std::fprintf(stderr, "labgrade run: %s\n", error.what());
-    }
+  auto outcome = batch::run_checks(spec, request);
+  if (outcome.interrupted || outcome.records.empty()) {
+    std::fprintf(stderr, "labgrade run: %s: interrupted\n", check->id.c_str());
+    return kInterrupted;
   }
-  const bool ended_normally = !outcome.timed_out && !outcome.signal && !outcome.failed_to_start;
-
-  if (ended_normally && outcome.exit_code == kExitSkipped) return kExitSkipped;
-  if (ended_normally && record &&
-      (outcome.exit_code == kExitPass || outcome.exit_code == kExitFail)) {
-    // An optional check left alone (not_attempted) ends the program with 0, like a pass.
-    const bool passed = record->verdict == harness::Verdict::pass ||
-                        record->verdict == harness::Verdict::not_attempted;
-    if (passed == (outcome.exit_code == kExitPass)) return outcome.exit_code;
-    // The record and the exit status disagree: believe neither.
-    record->verdict = harness::Verdict::error;
-    record->reason = fmt::format("the result record says {} but the process ended with {}",
-                                 passed ? "pass" : "not passed", describe(outcome, 0));
-    record->fraction = 0;
-    harness::write_record(options.results_dir, *record);
-    std::fprintf(stderr, "%s: %s\n", check->id.c_str(), record->reason.c_str());
-    return kExitFail;
+  auto& record = outcome.records.front();
+  for (const auto& problem : outcome.problems) {
+    record.notes.push_back("labgrade: " + problem);
+    std::fprintf(stderr, "labgrade run: %s\n", problem.c_str());
   }
-
-  auto written = record.value_or(record_for(spec, *check));
-  written.verdict = outcome.exit_code == kExitSetup && ended_normally ? harness::Verdict::error
-                                                                      : harness::Verdict::fail;
-  written.reason = explain(outcome, options.timeout_s);
-  written.fraction = 0;
-  written.duration_s = outcome.seconds;
-  harness::write_record(options.results_dir, written);
-  std::fprintf(stderr, "%s: %s\n", check->id.c_str(), written.reason.c_str());
-  return kExitFail;
+  try {
+    contract::write_record(options.results_dir, record);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labgrade run: cannot write the record: %s\n", error.what());
+    return exit_status::fail;
+  }
+  std::printf("%s: %s: %s\n", record.check.c_str(),
+              std::string(contract::verdict_words(record.verdict)).c_str(), record.reason.c_str());
+  return batch::ctest_status(record.verdict);
 }
 
 }  // namespace grader

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -11,8 +12,10 @@
 
 namespace grader_test {
 
+// Named after the test process too: builds side by side run these tests at the same time.
 inline std::filesystem::path scratch(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("labgrade-test-" + name);
+  auto dir = std::filesystem::temp_directory_path() /
+             ("labgrade-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "harness/compare.hpp"
+#include "harness/contract.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/diagnose.hpp"
-#include "harness/grade.hpp"
 #include "harness/random.hpp"
 #include "harness/trace.hpp"
 

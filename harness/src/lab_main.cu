@@ -1,8 +1,9 @@
 // main() of every lab's test program. Usage:
 //   labN [--seed N] [--results-dir DIR] [--spec FILE] [GoogleTest flags, e.g. --gtest_filter=X]
-// Exit status: 0 every selected check passed, 1 a check failed, 2 bad arguments or lab spec,
-// 77 no GPU (every check skipped: ctest shows them as skipped, graders count them as not passed),
-// or under the CPU emulation every selected check was a speed check (not measured there).
+// Exit status (contract/exit_status.hpp): pass (no selected check failed), fail (a check failed),
+// bad_setup (bad arguments or lab spec), skipped (no GPU: every check skipped, which ctest shows as
+// skipped and graders count as not passed; or under the CPU emulation every selected check was a
+// speed check, not measured there).
 #include <sys/prctl.h>
 
 #include <csignal>
@@ -17,9 +18,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "contract/exit_status.hpp"
+#include "contract/seed.hpp"
 #include "harness/check.hpp"
 #include "harness/device_info.hpp"
-#include "harness/random.hpp"
 #include "harness/student_call.hpp"
 #include "harness/trace.hpp"
 
@@ -32,8 +34,7 @@
 
 namespace {
 
-constexpr int kExitBadSetup = 2;
-constexpr int kExitSkipped = 77;
+namespace exit_status = contract::exit_status;
 
 struct Options {
   std::optional<std::string> seed;
@@ -73,7 +74,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
 
 // The tests compiled in and the checks in the spec must be the same set, or points would be
 // given for checks that never run (or checks would run for no points).
-bool tests_match_spec(const harness::LabSpec& spec) {
+bool tests_match_spec(const contract::LabSpec& spec) {
   std::set<std::string> compiled;
   const auto* unit = ::testing::UnitTest::GetInstance();
   for (int s = 0; s < unit->total_test_suite_count(); ++s) {
@@ -103,23 +104,23 @@ bool tests_match_spec(const harness::LabSpec& spec) {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);  // takes out the --gtest_ flags
   const auto options = parse_options(argc, argv);
-  if (!options) return kExitBadSetup;
+  if (!options) return exit_status::bad_setup;
 
   auto& run = harness::lab_run();
   try {
-    run.spec = harness::load_spec(options->spec);
-    run.channel = harness::GraderChannel::open_from_environment();
+    run.spec = contract::load_spec(options->spec);
+    run.channel = contract::GraderChannel::open_from_environment();
     // Under the batch grader the seed is the grader's secret, whatever the command line says.
     run.seed =
         run.channel
             ? run.channel->message().seed
-            : harness::choose_seed(options->seed ? std::optional<std::string_view>(*options->seed)
-                                                 : std::nullopt);
+            : contract::choose_seed(options->seed ? std::optional<std::string_view>(*options->seed)
+                                                  : std::nullopt);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "error: %s\n", error.what());
-    return kExitBadSetup;
+    return exit_status::bad_setup;
   }
-  if (!tests_match_spec(run.spec)) return kExitBadSetup;
+  if (!tests_match_spec(run.spec)) return exit_status::bad_setup;
   run.results_dir = options->results_dir;
   run.executable = std::filesystem::absolute(argv[0]).lexically_normal().string();
   // The student's code runs in its own process (the launcher); this one holds nothing of it.
@@ -137,10 +138,10 @@ int main(int argc, char** argv) {
   // their spec's "emulation" sizes.
   try {
     emu::configure(emu::settings_from_environment(run.seed));
-    harness::apply_overrides(run.spec, "emulation");
+    contract::apply_overrides(run.spec, "emulation");
   } catch (const std::exception& error) {
     std::fprintf(stderr, "error: %s\n", error.what());
-    return kExitBadSetup;
+    return exit_status::bad_setup;
   }
   run.emulated = true;
   run.backend = "emulation: " + emu::describe();
@@ -173,11 +174,11 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
 
   const int status = RUN_ALL_TESTS();
-  if (!run.gpu_unavailable.empty()) return kExitSkipped;
+  if (!run.gpu_unavailable.empty()) return exit_status::skipped;
   const auto* unit = ::testing::UnitTest::GetInstance();
   if (run.emulated && status == 0 && unit->successful_test_count() == 0 &&
       unit->skipped_test_count() > 0) {
-    return kExitSkipped;  // only speed checks ran: neither passed nor failed
+    return exit_status::skipped;  // only speed checks ran: neither passed nor failed
   }
-  return status == 0 ? 0 : 1;
+  return status == 0 ? exit_status::pass : exit_status::fail;
 }

@@ -2,10 +2,8 @@
 // points, and the record's rounds. Host only.
 #include <gtest/gtest.h>
 
-#include "harness/grade.hpp"
-#include "harness/record.hpp"
+#include "harness/contract.hpp"
 #include "harness/sass.hpp"
-#include "harness/spec.hpp"
 
 namespace harness {
 namespace {

@@ -41,15 +41,5 @@ TEST(Random, CaseSeedsDependOnCheckAndLabel) {
   EXPECT_NE(derive_seed(1, "A.B", "32x32"), derive_seed(2, "A.B", "32x32"));
 }
 
-TEST(Random, GivenSeedsAreUsedAndValidated) {
-  EXPECT_EQ(choose_seed(std::string_view("12345")), 12345u);
-  EXPECT_THROW(choose_seed(std::string_view("12x")), std::invalid_argument);
-  EXPECT_THROW(choose_seed(std::string_view("")), std::invalid_argument);
-  setenv("LAB_SEED", "777", 1);
-  EXPECT_EQ(choose_seed(std::nullopt), 777u);
-  unsetenv("LAB_SEED");
-  EXPECT_LT(choose_seed(std::nullopt), 1000000000u);
-}
-
 }  // namespace
 }  // namespace harness

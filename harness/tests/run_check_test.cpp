@@ -7,8 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/check.hpp"
-#include "harness/record.hpp"
-#include "harness/spec.hpp"
+#include "harness/contract.hpp"
 
 namespace harness {
 namespace {

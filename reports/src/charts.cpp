@@ -52,7 +52,7 @@ std::string px(double value) { return fmt::format("{:.1f}", value); }
 // More cells than pixels helps nobody and would bloat the page (one element per wrong cell).
 constexpr std::size_t kMaxCells = 256 * 256;
 
-bool is_drawable(const harness::ErrorMap& map) {
+bool is_drawable(const contract::ErrorMap& map) {
   const auto cells =
       static_cast<std::size_t>(std::max(map.grid_rows, 0)) * std::max(map.grid_cols, 0);
   return map.rows > 0 && map.cols > 0 && map.cell_rows > 0 && map.cell_cols > 0 &&
@@ -66,7 +66,7 @@ struct PlotSize {
   double width, height;
 };
 
-PlotSize plot_size(const harness::ErrorMap& map) {
+PlotSize plot_size(const contract::ErrorMap& map) {
   constexpr double kMaxSide = 360;
   constexpr double kMinSide = 64;
   const double aspect = static_cast<double>(map.rows) / static_cast<double>(map.cols);
@@ -83,7 +83,7 @@ std::string legend_swatch(double x, double y, Rgb colour, std::string_view text)
 
 }  // namespace
 
-std::string error_map_svg(const harness::ErrorMap& map) {
+std::string error_map_svg(const contract::ErrorMap& map) {
   if (!is_drawable(map)) {
     return R"(<p class="muted">This case's error map cannot be drawn: its sizes do not add up, )"
            R"(or it has more than 65,536 cells.</p>)";
@@ -221,7 +221,7 @@ std::string speed_chart_svg(std::span<const SpeedBar> bars) {
   constexpr double kBarHeight = 20;
 
   // One axis for every check: shares of the reference rate, so GB/s and GFLOP/s compare.
-  const auto share_of = [](const harness::Timing& t) {
+  const auto share_of = [](const contract::Timing& t) {
     return t.reference_rate > 0 ? t.rate / t.reference_rate : t.ratio;
   };
   double largest = 1;
@@ -280,7 +280,7 @@ std::string speed_chart_svg(std::span<const SpeedBar> bars) {
     svg += fmt::format(R"(<g><title>{}</title>)", html_escape(bar.title));
     svg += fmt::format(R"(<text x="0" y="{}" class="chart-label">{}</text>)", px(student_y + 15),
                        short_label(bar.title, 30));
-    const harness::Timing* t = bar.timing;
+    const contract::Timing* t = bar.timing;
     if (!t || !(t->reference_rate > 0) || !std::isfinite(share_of(*t))) {
       const std::string why = !t ? fmt::format("nothing measured ({})", verdict_label(bar.verdict))
                                  : std::string("no reference rate to compare with");

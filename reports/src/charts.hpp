@@ -6,20 +6,20 @@
 #include <span>
 #include <string>
 
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
 namespace reports::detail {
 
 // HTML: where a case's wrong elements are. Cells are shaded by their share of wrong elements and
 // the axes carry the matrix size, so a wholly wrong matrix, a wrong border and one wrong tile look
 // different. A map whose sizes do not add up, or one too large to draw, gives a sentence instead.
-std::string error_map_svg(const harness::ErrorMap& map);
+std::string error_map_svg(const contract::ErrorMap& map);
 
 // One speed check in the bar chart.
 struct SpeedBar {
   std::string title;
-  harness::Verdict verdict = harness::Verdict::not_run;
-  const harness::Timing* timing = nullptr;  // null: nothing was measured
+  contract::Verdict verdict = contract::Verdict::not_run;
+  const contract::Timing* timing = nullptr;  // null: nothing was measured
 };
 
 // HTML: the student's rate next to the reference's for every speed check, as a share of the

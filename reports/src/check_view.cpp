@@ -4,7 +4,7 @@
 
 namespace reports::detail {
 
-std::vector<CheckView> make_check_views(const harness::LabGrade& grade) {
+std::vector<CheckView> make_check_views(const contract::LabGrade& grade) {
   std::vector<CheckView> views;
   views.reserve(grade.checks.size());
   for (const auto& check : grade.checks) {

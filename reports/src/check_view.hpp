@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 
 namespace reports::detail {
 
@@ -14,14 +14,14 @@ struct CheckView {
   std::string id;      // "CopyMatrix.Correctness"
   std::string title;
   std::string kind;
-  harness::Verdict verdict = harness::Verdict::not_run;
+  contract::Verdict verdict = contract::Verdict::not_run;
   std::string reason;
   double points = 0;
   double max_points = 0;
-  const harness::CheckRecord* record = nullptr;  // null: the check did not run
+  const contract::CheckRecord* record = nullptr;  // null: the check did not run
 };
 
 // One view per check of the grade, in spec order. The views point into `grade`.
-std::vector<CheckView> make_check_views(const harness::LabGrade& grade);
+std::vector<CheckView> make_check_views(const contract::LabGrade& grade);
 
 }  // namespace reports::detail

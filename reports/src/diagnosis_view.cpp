@@ -19,7 +19,7 @@ std::string heading_of(const std::string& id) {
 
 }  // namespace
 
-std::string diagnosis_box(const harness::Diagnosis& d, const std::string& handout) {
+std::string diagnosis_box(const contract::Diagnosis& d, const std::string& handout) {
   const std::string heading = heading_of(d.id);
   std::string where;
   if (!d.handout.empty()) {
@@ -50,13 +50,13 @@ std::string diagnosis_box(const harness::Diagnosis& d, const std::string& handou
       fmt::arg("also", also), fmt::arg("where", where));
 }
 
-std::string diagnosis_line(const harness::Diagnosis& d) {
+std::string diagnosis_line(const contract::Diagnosis& d) {
   return fmt::format(
       R"(<p class="diagnosis-line"><strong>Likely:</strong> {} <span class="muted">({})</span></p>)",
       html_escape(d.summary), html_escape(d.evidence));
 }
 
-std::string kernel_facts_table(const std::vector<harness::KernelFacts>& kernels) {
+std::string kernel_facts_table(const std::vector<contract::KernelFacts>& kernels) {
   if (kernels.empty()) return {};
   std::string rows;
   for (const auto& k : kernels) {

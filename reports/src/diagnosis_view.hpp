@@ -6,18 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
 namespace reports::detail {
 
 // The likely mistake, why the harness thinks so, what to look at, and where the handout explains
 // it (`handout` is the handout's path, shown as text; empty: the anchor alone).
-std::string diagnosis_box(const harness::Diagnosis& diagnosis, const std::string& handout);
+std::string diagnosis_box(const contract::Diagnosis& diagnosis, const std::string& handout);
 
 // One line for a case: "Likely: <summary>".
-std::string diagnosis_line(const harness::Diagnosis& diagnosis);
+std::string diagnosis_line(const contract::Diagnosis& diagnosis);
 
 // Registers, shared memory, spills and theoretical occupancy of each kernel, with its reading.
-std::string kernel_facts_table(const std::vector<harness::KernelFacts>& kernels);
+std::string kernel_facts_table(const std::vector<contract::KernelFacts>& kernels);
 
 }  // namespace reports::detail

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 #include "reports/html.hpp"
 
 namespace reports::detail {
@@ -22,7 +22,7 @@ std::string trim_zeros(std::string text) {
 
 }  // namespace
 
-std::string format_points(double points) { return harness::format_points(points); }
+std::string format_points(double points) { return contract::format_points(points); }
 
 std::string format_significant(double value, int digits) {
   if (!std::isfinite(value)) return "n/a";
@@ -58,52 +58,54 @@ std::string format_ratio(double ratio) {
   return fmt::format("{:.2f}\u00d7", ratio);
 }
 
-std::string_view verdict_label(harness::Verdict verdict) { return harness::verdict_words(verdict); }
+std::string_view verdict_label(contract::Verdict verdict) {
+  return contract::verdict_words(verdict);
+}
 
-std::string_view verdict_class(harness::Verdict verdict) {
+std::string_view verdict_class(contract::Verdict verdict) {
   switch (verdict) {
-    case harness::Verdict::pass:
+    case contract::Verdict::pass:
       return "pass";
-    case harness::Verdict::fail:
+    case contract::Verdict::fail:
       return "fail";
-    case harness::Verdict::error:
+    case contract::Verdict::error:
       return "error";
-    case harness::Verdict::skipped:
+    case contract::Verdict::skipped:
       return "skipped";
-    case harness::Verdict::inconclusive:
+    case contract::Verdict::inconclusive:
       return "inconclusive";
-    case harness::Verdict::not_measured:
+    case contract::Verdict::not_measured:
       return "not-measured";
-    case harness::Verdict::not_run:
+    case contract::Verdict::not_run:
       return "not-run";
-    case harness::Verdict::not_attempted:
+    case contract::Verdict::not_attempted:
       return "not-attempted";
   }
   return "unknown";
 }
 
-std::string verdict_badge(harness::Verdict verdict) {
+std::string verdict_badge(contract::Verdict verdict) {
   // Symbols as character references keep the sources ASCII; aria-hidden because the words follow.
   std::string_view symbol;
   switch (verdict) {
-    case harness::Verdict::pass:
+    case contract::Verdict::pass:
       symbol = "&#10003;";  // check mark
       break;
-    case harness::Verdict::fail:
+    case contract::Verdict::fail:
       symbol = "&#10007;";  // ballot x
       break;
-    case harness::Verdict::error:
+    case contract::Verdict::error:
       symbol = "!";
       break;
-    case harness::Verdict::inconclusive:
+    case contract::Verdict::inconclusive:
       symbol = "?";
       break;
-    case harness::Verdict::skipped:
-    case harness::Verdict::not_measured:
-    case harness::Verdict::not_attempted:
+    case contract::Verdict::skipped:
+    case contract::Verdict::not_measured:
+    case contract::Verdict::not_attempted:
       symbol = "&#8211;";  // en dash
       break;
-    case harness::Verdict::not_run:
+    case contract::Verdict::not_run:
       symbol = "&#9675;";  // white circle
       break;
   }
@@ -117,8 +119,8 @@ std::string text_or_not_recorded(std::string_view text) {
   return html_escape(text);
 }
 
-bool needs_attention(harness::Verdict verdict) {
-  return verdict != harness::Verdict::pass && verdict != harness::Verdict::skipped;
+bool needs_attention(contract::Verdict verdict) {
+  return verdict != contract::Verdict::pass && verdict != contract::Verdict::skipped;
 }
 
 }  // namespace reports::detail

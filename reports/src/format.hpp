@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
 namespace reports::detail {
 
@@ -26,18 +26,18 @@ std::string format_percent(double share);
 std::string format_ratio(double ratio);
 
 // Words for a verdict, e.g. "not measured".
-std::string_view verdict_label(harness::Verdict verdict);
+std::string_view verdict_label(contract::Verdict verdict);
 
 // The CSS class suffix for a verdict, e.g. "not-measured" (verdict-not-measured).
-std::string_view verdict_class(harness::Verdict verdict);
+std::string_view verdict_class(contract::Verdict verdict);
 
 // HTML: a badge with a symbol and the verdict's words, so colour is never the only signal.
-std::string verdict_badge(harness::Verdict verdict);
+std::string verdict_badge(contract::Verdict verdict);
 
 // HTML: the escaped text, or a muted "not recorded" when it is empty.
 std::string text_or_not_recorded(std::string_view text);
 
 // True for verdicts a student has to act on; their details start open.
-bool needs_attention(harness::Verdict verdict);
+bool needs_attention(contract::Verdict verdict);
 
 }  // namespace reports::detail

@@ -32,7 +32,7 @@ std::string shortened(const std::string& text, std::size_t chars) {
   return html_escape(text.substr(0, cut)) + "&#8230;";
 }
 
-double gflops_of(const harness::Timing& t, double median_ms) {
+double gflops_of(const contract::Timing& t, double median_ms) {
   return median_ms > 0 ? t.flops / (median_ms * 1e-3) / 1e9 : 0;
 }
 
@@ -44,7 +44,7 @@ double LogAxis::at(double value) const {
   return from_px + share * (to_px - from_px);
 }
 
-bool has_roofline_figures(const harness::Timing& t) {
+bool has_roofline_figures(const contract::Timing& t) {
   return t.flops > 0 && t.bytes > 0 && t.memcpy_gbps > 0 && t.median_ms > 0 &&
          std::isfinite(t.flops / t.bytes);
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
 namespace reports::detail {
 
@@ -20,11 +20,11 @@ struct LogAxis {
 // One speed check on the roofline; its timing must have flops, bytes and memcpy_gbps.
 struct RooflineEntry {
   std::string title;
-  const harness::Timing* timing = nullptr;
+  const contract::Timing* timing = nullptr;
 };
 
 // True when a timing can be placed on the roofline.
-bool has_roofline_figures(const harness::Timing& timing);
+bool has_roofline_figures(const contract::Timing& timing);
 
 // HTML: GFLOP/s against FLOP per byte (log-log): the memory roof (the bandwidth measured in this
 // run times the intensity), the compute roof (the fastest cuBLAS of the run), and for each entry

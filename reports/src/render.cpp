@@ -11,10 +11,10 @@
 
 namespace reports {
 
-std::string render_lab_report(const harness::LabGrade& grade, const ReportContext& context) {
+std::string render_lab_report(const contract::LabGrade& grade, const ReportContext& context) {
   const auto checks = detail::make_check_views(grade);
   std::string title =
-      fmt::format("{} {}: {}", grade.lab, grade.title, harness::format_score(grade));
+      fmt::format("{} {}: {}", grade.lab, grade.title, contract::format_score(grade));
   if (!context.student.empty()) title += " (" + context.student + ")";
 
   const detail::PlaceholderValues values{

@@ -13,7 +13,7 @@
 namespace reports::detail {
 namespace {
 
-std::string wrong_elements(const harness::CaseResult& c) {
+std::string wrong_elements(const contract::CaseResult& c) {
   if (c.total <= 0) return fmt::format("{}", format_count(c.mismatches));
   return fmt::format(
       "{} / {} ({})", format_count(c.mismatches), format_count(c.total),
@@ -21,7 +21,7 @@ std::string wrong_elements(const harness::CaseResult& c) {
 }
 
 // Elements that are NaN have no finite error, so a case whose only errors are NaN records 0.
-std::string max_error_text(const harness::CaseResult& c) {
+std::string max_error_text(const contract::CaseResult& c) {
   return c.max_abs_error > 0 ? format_significant(c.max_abs_error) : std::string("&#8212;");
 }
 
@@ -31,7 +31,7 @@ std::string tolerance_text(double tolerance) {
 
 // A map with no wrong cell is noise; but any map is shown when its sizes do not add up (then
 // error_map_svg explains that), so a broken record is noticed rather than silently dropped.
-bool has_error_map_to_show(const harness::CaseResult& c) {
+bool has_error_map_to_show(const contract::CaseResult& c) {
   if (!c.error_map) return false;
   const auto& shares = c.error_map->wrong_fraction;
   const auto cells = static_cast<std::size_t>(std::max(c.error_map->grid_rows, 0)) *
@@ -40,12 +40,12 @@ bool has_error_map_to_show(const harness::CaseResult& c) {
          std::any_of(shares.begin(), shares.end(), [](float share) { return share > 0; });
 }
 
-bool has_case_details(const harness::CaseResult& c) {
+bool has_case_details(const contract::CaseResult& c) {
   return !c.first_mismatches.empty() || !c.out_of_bounds.empty() || has_error_map_to_show(c) ||
          c.diagnosis.has_value();
 }
 
-std::string cases_table(const std::vector<harness::CaseResult>& cases) {
+std::string cases_table(const std::vector<contract::CaseResult>& cases) {
   std::string rows;
   for (const auto& c : cases) {
     rows += fmt::format(
@@ -70,7 +70,7 @@ std::string cases_table(const std::vector<harness::CaseResult>& cases) {
       rows);
 }
 
-std::string mismatches_table(const harness::CaseResult& c) {
+std::string mismatches_table(const contract::CaseResult& c) {
   if (c.first_mismatches.empty()) return {};
   std::string rows;
   for (const auto& m : c.first_mismatches) {
@@ -95,7 +95,7 @@ std::string mismatches_table(const harness::CaseResult& c) {
       caption, rows);
 }
 
-std::string out_of_bounds_table(const harness::CaseResult& c) {
+std::string out_of_bounds_table(const contract::CaseResult& c) {
   if (c.out_of_bounds.empty()) return {};
   std::string rows;
   for (const auto& w : c.out_of_bounds) {
@@ -115,7 +115,7 @@ std::string out_of_bounds_table(const harness::CaseResult& c) {
       rows);
 }
 
-std::string error_map_figure(const harness::CaseResult& c) {
+std::string error_map_figure(const contract::CaseResult& c) {
   if (!has_error_map_to_show(c)) return {};
   const auto& map = *c.error_map;
   return fmt::format(
@@ -127,7 +127,7 @@ std::string error_map_figure(const harness::CaseResult& c) {
       error_map_svg(map), format_count(map.cell_rows), format_count(map.cell_cols));
 }
 
-std::string case_block(const harness::CaseResult& c) {
+std::string case_block(const contract::CaseResult& c) {
   std::string reason;
   if (!c.reason.empty()) reason = fmt::format("<p>{}</p>\n", html_escape(c.reason));
   return fmt::format(
@@ -147,7 +147,7 @@ std::string case_block(const harness::CaseResult& c) {
       fmt::arg("oob", out_of_bounds_table(c)));
 }
 
-std::string timing_table(const harness::Timing& t) {
+std::string timing_table(const contract::Timing& t) {
   const std::string unit = html_escape(t.rate_unit);
   return fmt::format(
       R"(<table class="kv timing-detail">
@@ -192,7 +192,7 @@ std::string facts(const CheckView& check) {
   return fmt::format("<dl class=\"facts\">{}</dl>\n", items);
 }
 
-std::string notes_list(const harness::CheckRecord& record) {
+std::string notes_list(const contract::CheckRecord& record) {
   if (record.notes.empty()) return {};
   std::string items;
   for (const auto& note : record.notes) items += fmt::format("<li>{}</li>\n", html_escape(note));

@@ -21,7 +21,7 @@ std::string code_or_not_recorded(std::string_view text) {
 }
 
 // The first record with a device: every check of one run sees the same GPU.
-const harness::DeviceInfo* first_device(std::span<const CheckView> checks) {
+const contract::DeviceInfo* first_device(std::span<const CheckView> checks) {
   for (const auto& check : checks) {
     if (check.record && check.record->device) return &*check.record->device;
   }

@@ -13,7 +13,7 @@
 namespace reports::detail {
 namespace {
 
-const harness::Timing* timing_of(const CheckView& check) {
+const contract::Timing* timing_of(const CheckView& check) {
   return check.record && check.record->timing ? &*check.record->timing : nullptr;
 }
 

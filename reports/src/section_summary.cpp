@@ -13,11 +13,11 @@ namespace reports::detail {
 namespace {
 
 // How a number of checks with this verdict reads: "2 failed", "1 error", "3 errors".
-std::string_view counted(harness::Verdict verdict, std::ptrdiff_t n) {
+std::string_view counted(contract::Verdict verdict, std::ptrdiff_t n) {
   switch (verdict) {
-    case harness::Verdict::fail:
+    case contract::Verdict::fail:
       return "failed";
-    case harness::Verdict::error:
+    case contract::Verdict::error:
       return n == 1 ? "error" : "errors";
     default:
       return verdict_label(verdict);
@@ -27,19 +27,19 @@ std::string_view counted(harness::Verdict verdict, std::ptrdiff_t n) {
 // "3 of 6 checks passed · 2 failed · 1 not run": the verdicts other than pass, in a fixed order.
 std::string verdict_summary(std::span<const CheckView> checks) {
   if (checks.empty()) return "This lab has no checks.";
-  const auto count = [&](harness::Verdict verdict) {
+  const auto count = [&](contract::Verdict verdict) {
     return std::count_if(checks.begin(), checks.end(),
                          [verdict](const CheckView& c) { return c.verdict == verdict; });
   };
-  const auto passed = count(harness::Verdict::pass);
+  const auto passed = count(contract::Verdict::pass);
   if (static_cast<std::size_t>(passed) == checks.size()) {
     return checks.size() == 1 ? "The check passed." : fmt::format("All {} checks passed.", passed);
   }
   std::string text = fmt::format("{} of {} checks passed", passed, checks.size());
-  constexpr std::array others{harness::Verdict::fail,         harness::Verdict::error,
-                              harness::Verdict::inconclusive, harness::Verdict::not_measured,
-                              harness::Verdict::skipped,      harness::Verdict::not_run,
-                              harness::Verdict::not_attempted};
+  constexpr std::array others{contract::Verdict::fail,         contract::Verdict::error,
+                              contract::Verdict::inconclusive, contract::Verdict::not_measured,
+                              contract::Verdict::skipped,      contract::Verdict::not_run,
+                              contract::Verdict::not_attempted};
   for (const auto verdict : others) {
     if (const auto n = count(verdict); n > 0)
       text += fmt::format(R"( &#183; <span class="nowrap">{} {}</span>)", n, counted(verdict, n));
@@ -49,12 +49,13 @@ std::string verdict_summary(std::span<const CheckView> checks) {
 
 }  // namespace
 
-std::string render_header(const harness::LabGrade& grade, std::span<const CheckView> checks,
+std::string render_header(const contract::LabGrade& grade, std::span<const CheckView> checks,
                           const ReportContext& context) {
   const bool all_passed =
       !checks.empty() && std::all_of(checks.begin(), checks.end(), [](const CheckView& c) {
         // An optional (bonus) check left alone does not stand in the way of "Passed."
-        return c.verdict == harness::Verdict::pass || c.verdict == harness::Verdict::not_attempted;
+        return c.verdict == contract::Verdict::pass ||
+               c.verdict == contract::Verdict::not_attempted;
       });
   const double share =
       grade.max_points > 0 ? std::clamp(grade.points / grade.max_points, 0.0, 1.0) : 0.0;
@@ -106,7 +107,7 @@ std::string render_submission_problem(const ReportContext& context) {
       html_escape(context.submission_problem), output);
 }
 
-std::string render_problems(const harness::LabGrade& grade) {
+std::string render_problems(const contract::LabGrade& grade) {
   if (grade.problems.empty()) return {};
   std::string items;
   for (const auto& problem : grade.problems) {
@@ -130,7 +131,7 @@ std::string likely_mistake(const CheckView& check) {
                      html_escape(check.record->diagnosis->summary));
 }
 
-std::string render_check_table(const harness::LabGrade& grade, std::span<const CheckView> checks) {
+std::string render_check_table(const contract::LabGrade& grade, std::span<const CheckView> checks) {
   std::string rows;
   for (const auto& check : checks) {
     rows += fmt::format(

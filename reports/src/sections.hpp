@@ -6,22 +6,22 @@
 #include <string>
 
 #include "check_view.hpp"
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 #include "reports/render.hpp"
 
 namespace reports::detail {
 
 // Lab, student, score and how many checks passed.
-std::string render_header(const harness::LabGrade& grade, std::span<const CheckView> checks,
+std::string render_header(const contract::LabGrade& grade, std::span<const CheckView> checks,
                           const ReportContext& context);
 
 // grade.problems in a warning box; empty when there are none.
-std::string render_problems(const harness::LabGrade& grade);
+std::string render_problems(const contract::LabGrade& grade);
 // Why a batch-graded submission never ran (a compile error with the compiler's output, ...).
 std::string render_submission_problem(const ReportContext& context);
 
 // One row per check in spec order (title, kind, verdict, points, reason) and the grade's total.
-std::string render_check_table(const harness::LabGrade& grade, std::span<const CheckView> checks);
+std::string render_check_table(const contract::LabGrade& grade, std::span<const CheckView> checks);
 
 // Bar chart and table for the speed checks; empty when the lab has none.
 std::string render_speed_section(std::span<const CheckView> checks);

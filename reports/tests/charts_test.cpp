@@ -20,8 +20,8 @@ std::size_t count_of(std::string_view text, std::string_view needle) {
 }
 
 // A 4 x 4 grid over a 64 x 64 matrix with the given shares of wrong elements.
-harness::ErrorMap grid(std::vector<float> shares) {
-  return harness::ErrorMap{64, 64, 16, 16, 4, 4, std::move(shares)};
+contract::ErrorMap grid(std::vector<float> shares) {
+  return contract::ErrorMap{64, 64, 16, 16, 4, 4, std::move(shares)};
 }
 
 TEST(ErrorMapSvg, TellsAWrongMatrixABorderAndATileApart) {
@@ -51,32 +51,32 @@ TEST(ErrorMapSvg, ShadesPartlyWrongCellsLighter) {
 
 TEST(ErrorMapSvg, LabelsTheMatrixSize) {
   const auto svg = error_map_svg(
-      harness::ErrorMap{256, 1024, 16, 32, 16, 32, std::vector<float>(16 * 32, 0.5f)});
+      contract::ErrorMap{256, 1024, 16, 32, 16, 32, std::vector<float>(16 * 32, 0.5f)});
   EXPECT_NE(svg.find(">1024</text>"), std::string::npos);
   EXPECT_NE(svg.find(">256</text>"), std::string::npos);
   EXPECT_NE(svg.find("256 &#215; 1024 matrix: 512 of 512 cells"), std::string::npos);
 }
 
 TEST(ErrorMapSvg, RefusesAMapWhoseSizesDoNotAddUp) {
-  EXPECT_EQ(error_map_svg(harness::ErrorMap{64, 64, 16, 16, 4, 4, {1, 0}}).find("<svg"),
+  EXPECT_EQ(error_map_svg(contract::ErrorMap{64, 64, 16, 16, 4, 4, {1, 0}}).find("<svg"),
             std::string::npos);
-  EXPECT_EQ(error_map_svg(harness::ErrorMap{0, 64, 16, 16, 0, 4, {}}).find("<svg"),
+  EXPECT_EQ(error_map_svg(contract::ErrorMap{0, 64, 16, 16, 0, 4, {}}).find("<svg"),
             std::string::npos);
-  EXPECT_EQ(error_map_svg(harness::ErrorMap{1024, 1024, 1, 1, 1024, 1024,
-                                            std::vector<float>(1024 * 1024, 1.0f)})
+  EXPECT_EQ(error_map_svg(contract::ErrorMap{1024, 1024, 1, 1, 1024, 1024,
+                                             std::vector<float>(1024 * 1024, 1.0f)})
                 .find("<svg"),
             std::string::npos);
 }
 
 TEST(SpeedChartSvg, DrawsBarsThresholdsAndMissingTimings) {
-  harness::Timing fast{"4096x4096", "GB/s",         50,   0.4,  0.4,  0.5,   0.02,
-                       1450,        "cudaMemcpy2D", 0.35, 1600, 0.01, 0.906, 0.7};
-  harness::Timing no_reference = fast;
+  contract::Timing fast{"4096x4096", "GB/s",         50,   0.4,  0.4,  0.5,   0.02,
+                        1450,        "cudaMemcpy2D", 0.35, 1600, 0.01, 0.906, 0.7};
+  contract::Timing no_reference = fast;
   no_reference.reference_rate = 0;
   const std::vector<reports::detail::SpeedBar> bars{
-      {"Fast <copy>", harness::Verdict::pass, &fast},
-      {"Not measured", harness::Verdict::not_measured, nullptr},
-      {"No reference", harness::Verdict::inconclusive, &no_reference}};
+      {"Fast <copy>", contract::Verdict::pass, &fast},
+      {"Not measured", contract::Verdict::not_measured, nullptr},
+      {"No reference", contract::Verdict::inconclusive, &no_reference}};
   const auto svg = reports::detail::speed_chart_svg(bars);
   EXPECT_NE(svg.find("1450 GB/s (91%)"), std::string::npos);
   EXPECT_NE(svg.find("1600 GB/s"), std::string::npos);
@@ -119,8 +119,8 @@ TEST(Roofline, LogAxisPlacesDecadesEvenly) {
   EXPECT_DOUBLE_EQ(axis.at(1e6), 300);  // clamped
 }
 
-harness::Timing tiled_timing() {
-  harness::Timing t;
+contract::Timing tiled_timing() {
+  contract::Timing t;
   t.rate_unit = "GFLOP/s";
   t.flops = 2.0 * 4096 * 4096 * 4096;
   t.bytes = 4.0 * 3 * 4096 * 4096;

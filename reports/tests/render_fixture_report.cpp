@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "harness/grade.hpp"
-#include "harness/record.hpp"
-#include "harness/spec.hpp"
+#include "contract/grade.hpp"
+#include "contract/record.hpp"
+#include "contract/spec.hpp"
 #include "reports/render.hpp"
 
 int main(int argc, char** argv) {
@@ -23,13 +23,13 @@ int main(int argc, char** argv) {
   }
   try {
     const std::filesystem::path spec_file = argv[1];
-    const auto spec = harness::load_spec(spec_file);
+    const auto spec = contract::load_spec(spec_file);
     std::vector<std::string> problems;
-    auto records = harness::read_records(argv[2], &problems);
-    const auto grade = harness::grade_lab(spec, std::move(records), std::move(problems));
+    auto records = contract::read_records(argv[2], &problems);
+    const auto grade = contract::grade_lab(spec, std::move(records), std::move(problems));
 
     reports::ReportContext context;
-    context.generated_at = harness::utc_timestamp();
+    context.generated_at = contract::utc_timestamp();
     // Fixed text rather than the (machine-specific) folder, so screenshots are the same anywhere.
     context.kernel_source = "labs/lab1-matrix-copy/kernel.cu (sample records)";
     context.handout = "labs/lab1-matrix-copy/README.md";

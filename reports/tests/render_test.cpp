@@ -5,12 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/grade.hpp"
-#include "harness/spec.hpp"
+#include "contract/grade.hpp"
+#include "contract/spec.hpp"
 
 namespace {
 
-using harness::Verdict;
+using contract::Verdict;
 
 constexpr std::string_view kHostile = "<script>alert(1)</script>";
 
@@ -23,8 +23,8 @@ std::size_t count_of(std::string_view text, std::string_view needle) {
   return count;
 }
 
-harness::LabSpec sample_spec() {
-  return harness::parse_spec(nlohmann::json::parse(R"({
+contract::LabSpec sample_spec() {
+  return contract::parse_spec(nlohmann::json::parse(R"({
     "lab": "lab1", "title": "Matrix copy",
     "checks": [
       {"id": "CopyMatrix.Correctness", "kind": "correctness", "title": "Copies square matrices", "points": 4},
@@ -33,11 +33,11 @@ harness::LabSpec sample_spec() {
       {"id": "CopyMatrix.Speed", "kind": "speed", "title": "Copies at memory speed", "points": 3},
       {"id": "CopyMatrix.LaunchShape", "kind": "structure", "title": "Launches a 2D grid", "points": 2}
     ]})"),
-                             "test-spec.json");
+                              "test-spec.json");
 }
 
-harness::CheckRecord record(std::string check, Verdict verdict, std::string reason) {
-  harness::CheckRecord r;
+contract::CheckRecord record(std::string check, Verdict verdict, std::string reason) {
+  contract::CheckRecord r;
   r.lab = "lab1";
   r.check = std::move(check);
   r.verdict = verdict;
@@ -48,13 +48,13 @@ harness::CheckRecord record(std::string check, Verdict verdict, std::string reas
   return r;
 }
 
-std::vector<harness::CheckRecord> sample_records() {
+std::vector<contract::CheckRecord> sample_records() {
   auto pass = record("CopyMatrix.Correctness", Verdict::pass, "all 3 sizes are right");
-  pass.device = harness::DeviceInfo{"NVIDIA H100 80GB HBM3", "9.0", "580.65", "13.0", 132, 79.2};
+  pass.device = contract::DeviceInfo{"NVIDIA H100 80GB HBM3", "9.0", "580.65", "13.0", 132, 79.2};
 
   auto odd = record("CopyMatrix.OddSizes", Verdict::fail, "33x65: 37 elements are wrong");
   odd.fraction = 0.5;
-  harness::CaseResult wrong;
+  contract::CaseResult wrong;
   wrong.name = "33x65";
   wrong.verdict = Verdict::fail;
   wrong.total = 33 * 65;
@@ -62,19 +62,19 @@ std::vector<harness::CheckRecord> sample_records() {
   wrong.nan_count = 2;
   wrong.first_mismatches = {{32, 0, "1.25", "0"}, {32, 1, "-7.5", "NaN"}};
   wrong.error_map =
-      harness::ErrorMap{33, 65, 16, 16, 3, 5, {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1}};
+      contract::ErrorMap{33, 65, 16, 16, 3, 5, {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1}};
   odd.cases.push_back(wrong);
 
   auto guards = record("CopyMatrix.Guards", Verdict::error, std::string(kHostile));
   auto speed = record("CopyMatrix.Speed", Verdict::pass, "91% of the reference rate");
-  speed.timing = harness::Timing{"4096x4096", "GB/s",         50,   0.37, 0.36, 0.41,  0.02,
-                                 1450,        "cudaMemcpy2D", 0.33, 1600, 0.01, 0.906, 0.7};
+  speed.timing = contract::Timing{"4096x4096", "GB/s",         50,   0.37, 0.36, 0.41,  0.02,
+                                  1450,        "cudaMemcpy2D", 0.33, 1600, 0.01, 0.906, 0.7};
   return {pass, odd, guards, speed};
 }
 
 struct Rendered {
-  harness::LabSpec spec = sample_spec();  // the grade points into it: keep it alive
-  harness::LabGrade grade;
+  contract::LabSpec spec = sample_spec();  // the grade points into it: keep it alive
+  contract::LabGrade grade;
   std::string html;
 };
 
@@ -82,7 +82,7 @@ Rendered render_sample(reports::ReportContext context = {
                            "2026-11-22T10:20:00Z", "labs/lab1-matrix-copy/kernel.cu (starter)",
                            "labs/lab1-matrix-copy/README.md", ""}) {
   Rendered out;
-  out.grade = harness::grade_lab(out.spec, sample_records());
+  out.grade = contract::grade_lab(out.spec, sample_records());
   out.html = reports::render_lab_report(out.grade, context);
   return out;
 }
@@ -135,7 +135,7 @@ TEST(RenderLabReport, EscapesEveryUntrustedField) {
     if (r.device) r.device->name = r.device->driver_version = evil;
   }
   records[1].verdict = Verdict::fail;  // so its reproduce command is shown
-  auto grade = harness::grade_lab(spec, records, {evil});
+  auto grade = contract::grade_lab(spec, records, {evil});
   grade.lab = evil;
   const auto html = reports::render_lab_report(grade, {evil, evil, evil, evil});
   EXPECT_EQ(html.find("<img"), std::string::npos);
@@ -146,7 +146,7 @@ TEST(RenderLabReport, PlaceholdersInRecordsStayText) {
   auto spec = sample_spec();
   auto records = sample_records();
   records[0].reason = "{{css}} {{body}} {{nope}}";
-  const auto html = reports::render_lab_report(harness::grade_lab(spec, records), {});
+  const auto html = reports::render_lab_report(contract::grade_lab(spec, records), {});
   EXPECT_NE(html.find("{{css}} {{body}} {{nope}}"), std::string::npos);
   EXPECT_EQ(count_of(html, ":root {"), 1u);
 }
@@ -202,7 +202,7 @@ TEST(RenderLabReport, ListsProblemsInAWarningBox) {
   auto spec = sample_spec();
   auto records = sample_records();
   records.push_back(record("Other.Check", Verdict::pass, ""));
-  const auto html = reports::render_lab_report(harness::grade_lab(spec, records), {});
+  const auto html = reports::render_lab_report(contract::grade_lab(spec, records), {});
   EXPECT_NE(html.find(R"(<aside class="warning")"), std::string::npos);
   EXPECT_NE(html.find("Other.Check"), std::string::npos);
 }
@@ -220,9 +220,9 @@ TEST(RenderLabReport, IsSelfContained) {
 TEST(RenderLabReport, IsDeterministic) { EXPECT_EQ(render_sample().html, render_sample().html); }
 
 TEST(RenderLabReport, RendersAGradeBuiltWithoutASpec) {
-  harness::LabGrade grade;
+  contract::LabGrade grade;
   grade.lab = "lab9";
-  harness::CheckGrade check;
+  contract::CheckGrade check;
   check.record = record("Loose.Check", Verdict::fail, "wrong");
   check.verdict = Verdict::fail;
   check.max_points = 1;
@@ -237,7 +237,7 @@ TEST(RenderLabReport, SurvivesAMalformedErrorMap) {
   auto spec = sample_spec();
   auto records = sample_records();
   records[1].cases[0].error_map->wrong_fraction.resize(2);
-  const auto html = reports::render_lab_report(harness::grade_lab(spec, records), {});
+  const auto html = reports::render_lab_report(contract::grade_lab(spec, records), {});
   EXPECT_NE(html.find("error map cannot be drawn"), std::string::npos);
 }
 
@@ -248,7 +248,7 @@ namespace {
 // Batch grading shows why a submission never ran, with the compiler's own words, escaped.
 TEST(RenderReport, ShowsACompileErrorWithTheCompilersMessageEscaped) {
   const auto spec = sample_spec();
-  const auto grade = harness::grade_lab(spec, {});
+  const auto grade = contract::grade_lab(spec, {});
   reports::ReportContext context;
   context.student = "mallory";
   context.submission_problem = "compile error";
@@ -263,7 +263,7 @@ TEST(RenderReport, ShowsACompileErrorWithTheCompilersMessageEscaped) {
 
 TEST(RenderReport, NoSubmissionProblemNoSection) {
   const auto spec = sample_spec();
-  const auto html = reports::render_lab_report(harness::grade_lab(spec, {}), {});
+  const auto html = reports::render_lab_report(contract::grade_lab(spec, {}), {});
   EXPECT_EQ(html.find("submission-heading"), std::string::npos);
 }
 

@@ -3,7 +3,7 @@
 // must-fail: CopyMatrixStrided.Speed
 // redteam: channel forging: a static initializer takes the grader's nonce and sends pass records
 //
-// The issue's attack, written against harness/grader_channel.hpp: before main(), read
+// The issue's attack, written against contract/grader_channel.hpp: before main(), read
 // LAB_GRADER_CHANNEL="IN,OUT", read the grader's one-time message {"nonce", "seed"} from IN, put
 // it back on a fresh pipe dup2'ed over IN (so the harness still finds it), send a nonce-stamped
 // "started" line and a passing record for every check in --gtest_filter, and exit 0. The kernels

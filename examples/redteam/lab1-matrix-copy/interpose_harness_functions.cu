@@ -4,9 +4,10 @@
 // redteam: harness-function interposition: kernel.cu redefines the harness's judges to say "pass"
 //
 // With kernel.cu linked before the harness's static archive, the first definition of a symbol
-// wins. So this file defines, with the exact signatures of harness/include (types copied from
-// record.hpp where the bodies need their layout): expect_matrix (marks the case passed and stamps
-// the digest of the *expected* values), expect_guards_intact, expect_unchanged, fail_case,
+// wins. So this file defines, with the exact signatures of harness/include and contract/include
+// (types copied from contract/record.hpp where the bodies need their layout): expect_matrix (marks
+// the case passed and stamps the digest of the *expected* values), expect_guards_intact,
+// expect_unchanged, fail_case,
 // count_differences_on_device (0), Check::set_verdict (drops every verdict), judge_speed,
 // write_record (writes a passing record instead) and GraderChannel::send_record (sends one).
 // The copies themselves do nothing.
@@ -26,9 +27,11 @@
 
 #include "lab1.h"
 
-namespace harness {
+// The record's types and the channel live in the contract library (contract/), the judges in the
+// harness: the mangled names must say so.
+namespace contract {
 
-// As in harness/record.hpp (layout matters: expect_matrix writes into a CaseResult).
+// As in contract/record.hpp (layout matters: expect_matrix writes into a CaseResult).
 enum class Verdict {
   pass, fail, error, skipped, inconclusive, not_measured, not_run, not_attempted
 };
@@ -59,9 +62,7 @@ struct CaseResult {
 // Only the first fields of a CheckRecord are read here.
 struct CheckRecord;
 struct RecordHead { int schema; std::string lab, check, kind, title; };
-class DeviceBuffer;
 struct Timing;
-class Check { public: void set_verdict(Verdict verdict, std::string reason); };
 struct GraderMessage { std::string nonce; std::uint64_t seed = 0; };
 class GraderChannel {
  public:
@@ -70,6 +71,18 @@ class GraderChannel {
   int out_fd_ = -1;
   GraderMessage message_;
 };
+
+}  // namespace contract
+
+namespace harness {
+
+using contract::CaseResult;
+using contract::CheckRecord;
+using contract::RecordHead;
+using contract::Timing;
+using contract::Verdict;
+class DeviceBuffer;
+class Check { public: void set_verdict(Verdict verdict, std::string reason); };
 
 namespace {
 
@@ -111,19 +124,23 @@ long long count_differences_on_device(const float*, const float*, std::size_t) {
 void Check::set_verdict(Verdict, std::string) {}
 void judge_speed(Check&, const Timing&, double, double) {}
 
+}  // namespace harness
+
+namespace contract {
+
 void write_record(const std::filesystem::path& results_dir, const CheckRecord& record) {
   std::filesystem::create_directories(results_dir);
   const auto& head = reinterpret_cast<const RecordHead&>(record);
-  std::ofstream(results_dir / (head.check + ".json")) << passing_record(record) << '\n';
+  std::ofstream(results_dir / (head.check + ".json")) << harness::passing_record(record) << '\n';
 }
 
 void GraderChannel::send_record(const CheckRecord& record) const {
   const std::string line =
-      "{\"nonce\":\"" + message_.nonce + "\",\"record\":" + passing_record(record) + "}\n";
+      "{\"nonce\":\"" + message_.nonce + "\",\"record\":" + harness::passing_record(record) + "}\n";
   if (write(out_fd_, line.data(), line.size()) < 0) std::perror("send_record");
 }
 
-}  // namespace harness
+}  // namespace contract
 
 void copy_matrix(const float*, float*, int, int) {}
 void copy_matrix_strided(const float*, float*, int, int) {}

@@ -18,6 +18,7 @@
 #include "batch/build_step.hpp"
 #include "batch/cache.hpp"
 #include "batch/class_files.hpp"
+#include "batch/command_exit.hpp"
 #include "batch/gpu_gate.hpp"
 #include "batch/kit.hpp"
 #include "batch/outcome_file.hpp"
@@ -26,8 +27,8 @@
 #include "batch/submission_digest.hpp"
 #include "batch/timeline.hpp"
 #include "batch/verify.hpp"
+#include "contract/grade.hpp"
 #include "exports/exports.hpp"
-#include "harness/grade.hpp"
 #include "intake/intake.hpp"
 #include "reports/render.hpp"
 #include "sandbox/sandbox.hpp"
@@ -36,13 +37,8 @@ namespace batch {
 namespace {
 
 namespace fs = std::filesystem;
-using harness::CheckRecord;
-using harness::Verdict;
-
-constexpr int kExitOk = 0;
-constexpr int kExitSomeNotGraded = 1;
-constexpr int kExitCannotStart = 2;
-constexpr int kExitInterrupted = 130;
+using contract::CheckRecord;
+using contract::Verdict;
 
 std::atomic<bool> g_interrupted{false};
 
@@ -92,7 +88,7 @@ constexpr double kLeastCheckLimit = 20;
 // ten times longer there than on a GPU.
 constexpr double kEmulatedLimitOverReference = 40;
 
-std::vector<std::string> checks_of_kind(const harness::LabSpec& spec, bool speed) {
+std::vector<std::string> checks_of_kind(const contract::LabSpec& spec, bool speed) {
   std::vector<std::string> ids;
   for (const auto& check : spec.checks) {
     if ((check.kind == "speed") == speed) ids.push_back(check.id);
@@ -150,15 +146,16 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
   }
 
   RunRequest request;
-  request.program =
-      sandbox_program(batch.kit, submission_policy(batch.kit, scratch, batch.base_policy));
-  request.launcher =
-      sandbox_launcher(batch.kit, submission_policy(batch.kit, scratch, batch.base_policy));
+  const auto policy = submission_policy(batch.kit, scratch, batch.base_policy);
+  request.command = {sandbox_program(batch.kit, policy), "--spec", batch.kit.spec_path.string()};
+  if (const auto launcher = sandbox_launcher(batch.kit, policy); !launcher.empty()) {
+    request.command.push_back("--launcher=" + launcher);
+  }
   request.seed = batch.seed;
   request.max_check_seconds = batch.options.max_check_seconds;
   request.check_limits = batch.check_limits;
   request.gpu_expected = batch.gpu_expected;
-  request.policy = submission_policy(batch.kit, scratch, batch.base_policy);
+  request.policy = policy;
   request.policy.gpu = true;
   if (batch.kit.backend == "emulation") {
     // The lab program shares the call's buffers with the launcher through it (sparse: it costs
@@ -180,11 +177,11 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
     if (speed) {
       ExclusiveUse alone(*gate);
       batch.timeline->mark(slug, phase, "start");
-      ran = run_checks(batch.kit, request);
+      ran = run_checks(batch.kit.spec, request);
     } else {
       SharedUse shared(*gate);
       batch.timeline->mark(slug, phase, "start");
-      ran = run_checks(batch.kit, request);
+      ran = run_checks(batch.kit.spec, request);
     }
     batch.timeline->mark(slug, phase, "end");
     for (auto& record : ran.records) outcome.records.push_back(std::move(record));
@@ -298,7 +295,7 @@ bool run_reference(Batch& batch) {
       usable = false;
     } else if (record.verdict != Verdict::pass) {
       std::fprintf(stderr, "warning: the reference solution's %s: %s: %s\n", record.check.c_str(),
-                   std::string(harness::verdict_words(record.verdict)).c_str(),
+                   std::string(contract::verdict_words(record.verdict)).c_str(),
                    record.reason.c_str());
     }
   }
@@ -336,7 +333,7 @@ exports::StudentOutcome write_student(const Batch& batch, const intake::Submissi
   const fs::path dir = batch.options.out / "students" / submission.slug;
   std::error_code ignored;
   fs::remove_all(dir / "results", ignored);
-  for (const auto& record : outcome.records) harness::write_record(dir / "results", record);
+  for (const auto& record : outcome.records) contract::write_record(dir / "results", record);
   if (!outcome.build_output.empty()) write_text(dir / "build.log", outcome.build_output);
 
   exports::StudentOutcome student;
@@ -344,10 +341,10 @@ exports::StudentOutcome write_student(const Batch& batch, const intake::Submissi
   student.status = outcome.status;
   student.message = outcome.message;
   if (outcome.status == "graded" || outcome.status == "results rejected") {
-    student.grade = harness::grade_lab(batch.kit.spec, outcome.records);
+    student.grade = contract::grade_lab(batch.kit.spec, outcome.records);
   }
   reports::ReportContext context;
-  context.generated_at = harness::utc_timestamp();
+  context.generated_at = contract::utc_timestamp();
   context.student = submission.student;
   context.handout = batch.kit.handout.string();
   context.kernel_source =
@@ -358,7 +355,7 @@ exports::StudentOutcome write_student(const Batch& batch, const intake::Submissi
     context.submission_problem = outcome.status + ": " + outcome.message;
     context.submission_output = outcome.build_output;
   }
-  const auto grade = student.grade ? *student.grade : harness::grade_lab(batch.kit.spec, {});
+  const auto grade = student.grade ? *student.grade : contract::grade_lab(batch.kit.spec, {});
   write_text(dir / "report.html", reports::render_lab_report(grade, context));
   write_text(dir / "results.json",
              exports::gradescope_results(batch.kit.spec, student)
@@ -401,19 +398,19 @@ int run_batch(const BatchOptions& options) {
     batch.kit = load_kit(options.kit_dir);
   } catch (const KitError& error) {
     std::fprintf(stderr, "labgrade batch: %s\n", error.what());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
   if (!fs::is_directory(options.submissions)) {
     std::fprintf(stderr, "labgrade batch: %s is not a folder of submissions\n",
                  options.submissions.c_str());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
   if (inside(options.out, options.submissions)) {
     std::fprintf(stderr,
                  "labgrade batch: the output folder %s is inside the submissions folder: choose "
                  "another, or it would be graded as a student\n",
                  options.out.c_str());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
 
   const auto capabilities = sandbox::probe();
@@ -423,7 +420,7 @@ int run_batch(const BatchOptions& options) {
                  "run outside a sandbox.\nInstall it (sudo apt-get install bubblewrap), or, only "
                  "if every submission is trusted, pass --unsandboxed.\n",
                  capabilities.why_not.c_str());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
   std::fprintf(stderr, "%s: sandbox %s; memory %s; processes %s\n", batch.kit.lab.c_str(),
                options.unsandboxed ? "OFF (--unsandboxed)" : "bubblewrap",
@@ -452,7 +449,7 @@ int run_batch(const BatchOptions& options) {
                                   batch.state / "unpacked");
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade batch: %s\n", error.what());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
   if (options.select) select_submissions(options, submissions);
   if (submissions.empty()) {
@@ -461,7 +458,7 @@ int run_batch(const BatchOptions& options) {
                  ".cu file per student)\n",
                  options.submissions.c_str());
     write_class(batch, {});
-    return kExitSomeNotGraded;
+    return command_exit::some_not_graded;
   }
 
   struct sigaction action {};
@@ -471,7 +468,7 @@ int run_batch(const BatchOptions& options) {
 
   if (!run_reference(batch)) {
     std::fprintf(stderr, "labgrade batch: stopped: the kit or the GPU is not fit to grade with\n");
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
 
   std::fprintf(stderr, "grading %zu submissions with %d build jobs on %zu GPU(s)\n",
@@ -542,9 +539,9 @@ int run_batch(const BatchOptions& options) {
     std::fprintf(stderr,
                  "interrupted: finished submissions are kept; run the same command again to "
                  "grade the rest\n");
-    return kExitInterrupted;
+    return command_exit::interrupted;
   }
-  return not_graded > 0 ? kExitSomeNotGraded : kExitOk;
+  return not_graded > 0 ? command_exit::some_not_graded : command_exit::ok;
 }
 
 }  // namespace batch

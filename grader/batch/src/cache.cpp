@@ -31,8 +31,8 @@ std::optional<GradedOutcome> ResultCache::find(const std::string& slug,
     outcome.message = entry.at("message").get<std::string>();
     outcome.build_output = entry.at("build_output").get<std::string>();
     for (const auto& record : entry.at("records")) {
-      harness::CheckRecord parsed;
-      harness::from_json(record, parsed);
+      contract::CheckRecord parsed;
+      contract::from_json(record, parsed);
       outcome.records.push_back(std::move(parsed));
     }
     return outcome;
@@ -51,7 +51,7 @@ void ResultCache::store(const std::string& slug, const std::string& kernel_text,
              {"records", json::array()}};
   for (const auto& record : outcome.records) {
     json one;
-    harness::to_json(one, record);
+    contract::to_json(one, record);
     entry["records"].push_back(std::move(one));
   }
   const auto file = dir_ / (slug + ".json");

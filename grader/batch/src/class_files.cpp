@@ -3,8 +3,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "contract/record.hpp"
 #include "exports/exports.hpp"
-#include "harness/record.hpp"
 
 namespace batch {
 namespace {
@@ -25,10 +25,10 @@ void write_atomically(const fs::path& file, const std::string& text) {
 
 }  // namespace
 
-void write_class_files(const fs::path& out, const harness::LabSpec& spec,
+void write_class_files(const fs::path& out, const contract::LabSpec& spec,
                        const std::vector<exports::StudentOutcome>& students) {
   write_atomically(out / "gradebook.html",
-                   exports::gradebook_html(spec, students, harness::utc_timestamp()));
+                   exports::gradebook_html(spec, students, contract::utc_timestamp()));
   write_atomically(out / "gradebook.csv", exports::gradebook_csv(spec, students));
   write_atomically(out / "junit.xml", exports::junit_xml(spec, students));
 }

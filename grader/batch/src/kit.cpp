@@ -67,7 +67,7 @@ Kit load_kit(const fs::path& dir) {
   } catch (const json::exception& error) {
     throw KitError(fmt::format("{} is malformed: {}", file.string(), error.what()));
   }
-  for (const auto& library : {"libharness.a", "libharness_core.a"}) {
+  for (const auto& library : {"libharness.a", "libharness_core.a", "liblabs_contract.a"}) {
     if (!fs::exists(dir / "lib" / library)) {
       throw KitError(fmt::format("{} lacks lib/{}: rebuild it with the {}_kit target", dir.string(),
                                  library, kit.lab));
@@ -78,10 +78,10 @@ Kit load_kit(const fs::path& dir) {
                                dir.string(), kit.program.string(), kit.lab));
   }
   try {
-    kit.spec = harness::load_spec(kit.spec_path);
+    kit.spec = contract::load_spec(kit.spec_path);
     // The lab program runs the checks with the spec's emulation sizes and limits: the grader's
     // view of the spec (time limits) must be the same.
-    if (kit.backend == "emulation") harness::apply_overrides(kit.spec, "emulation");
+    if (kit.backend == "emulation") contract::apply_overrides(kit.spec, "emulation");
   } catch (const std::exception& error) {
     throw KitError(fmt::format("the kit's lab spec does not load: {}", error.what()));
   }

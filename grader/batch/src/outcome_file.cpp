@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 
 namespace batch {
 namespace {
@@ -26,7 +26,7 @@ void write_outcome_file(const fs::path& dir, const std::string& slug,
     for (const auto& check : outcome.grade->checks) {
       if (!check.record) continue;
       json one;
-      harness::to_json(one, *check.record);
+      contract::to_json(one, *check.record);
       entry["records"].push_back(std::move(one));
     }
     entry["problems"] = outcome.grade->problems;
@@ -45,7 +45,7 @@ void write_outcome_file(const fs::path& dir, const std::string& slug,
 
 std::optional<exports::StudentOutcome> read_outcome_file(const fs::path& dir,
                                                          const std::string& slug,
-                                                         const harness::LabSpec& spec) {
+                                                         const contract::LabSpec& spec) {
   std::ifstream in(dir / (slug + ".json"), std::ios::binary);
   if (!in) return std::nullopt;
   try {
@@ -56,14 +56,14 @@ std::optional<exports::StudentOutcome> read_outcome_file(const fs::path& dir,
     outcome.message = entry.at("message").get<std::string>();
     outcome.report_path = entry.at("report_path").get<std::string>();
     if (entry.at("graded").get<bool>()) {
-      std::vector<harness::CheckRecord> records;
+      std::vector<contract::CheckRecord> records;
       for (const auto& one : entry.at("records")) {
-        harness::CheckRecord record;
-        harness::from_json(one, record);
+        contract::CheckRecord record;
+        contract::from_json(one, record);
         records.push_back(std::move(record));
       }
-      outcome.grade = harness::grade_lab(spec, std::move(records),
-                                         entry.at("problems").get<std::vector<std::string>>());
+      outcome.grade = contract::grade_lab(spec, std::move(records),
+                                          entry.at("problems").get<std::vector<std::string>>());
     }
     return outcome;
   } catch (const std::exception&) {

@@ -11,22 +11,18 @@
 #include <fmt/format.h>
 
 #include "batch/visible_devices.hpp"
-#include "harness/grader_channel.hpp"
+#include "contract/grader_channel.hpp"
 
 namespace batch {
 namespace {
 
-using harness::CheckRecord;
-using harness::Verdict;
+using contract::CheckRecord;
+using contract::Verdict;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kExitPass = 0;
-constexpr int kExitFail = 1;
-constexpr int kExitSetup = 2;
-constexpr int kExitNoGpu = 77;
 constexpr double kDefaultCheckSeconds = 120;
 
-double check_seconds(const harness::LabSpec& spec, const std::string& id, double override_s) {
+double check_seconds(const contract::LabSpec& spec, const std::string& id, double override_s) {
   if (override_s > 0) return override_s;
   const auto* check = spec.find(id);
   if (!check) return kDefaultCheckSeconds;
@@ -69,28 +65,13 @@ std::string fresh_nonce() {
   return fmt::format("{:08x}{:08x}{:08x}{:08x}", device(), device(), device(), device());
 }
 
-CheckRecord grader_record(const harness::LabSpec& spec, const std::string& check, Verdict verdict,
-                          std::string reason) {
-  CheckRecord record;
-  record.lab = spec.lab;
-  record.check = check;
-  if (const auto* found = spec.find(check)) {
-    record.kind = found->kind;
-    record.title = found->title;
-  }
-  record.verdict = verdict;
-  record.reason = std::move(reason);
-  record.started_at = harness::utc_timestamp();
-  return record;
-}
-
-RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
+RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) {
   RunOutcome outcome;
   std::map<std::string, CheckRecord> decided;
   std::vector<std::string> remaining = request.checks;
   std::vector<std::string> hung;  // checks stopped for running past their limits
   const auto limit_of = [&](const std::string& id) {
-    const double own = check_seconds(kit.spec, id, request.max_check_seconds);
+    const double own = check_seconds(spec, id, request.max_check_seconds);
     const auto tighter = request.check_limits.find(id);
     return tighter != request.check_limits.end() ? std::min(own, tighter->second) : own;
   };
@@ -112,17 +93,20 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
 
     sandbox::Policy policy = request.policy;
     policy.time_limit_s = budget;
-    policy.env.emplace_back(harness::kGraderChannelVariable, "3,4");
-    policy.env.emplace_back("CUDA_VISIBLE_DEVICES", visible_device(request.gpu));
+    policy.env.emplace_back(contract::kGraderChannelVariable, "3,4");
+    if (request.gpu >= 0) {
+      policy.env.emplace_back("CUDA_VISIBLE_DEVICES", visible_device(request.gpu));
+    }
 
     sandbox::Channel channel;
-    channel.input = harness::encode_grader_message({nonce, request.seed});
+    channel.on_output = request.on_output;
+    channel.input = contract::encode_grader_message({nonce, request.seed});
     channel.on_line = [&](std::string_view text) {
       std::lock_guard lock(observed.mutex);
-      harness::ChannelLine line;
+      contract::ChannelLine line;
       try {
-        line = harness::decode_channel_line(text);
-      } catch (const harness::ChannelError&) {
+        line = contract::decode_channel_line(text);
+      } catch (const contract::ChannelError&) {
         ++observed.foreign_lines;
         return;
       }
@@ -166,9 +150,8 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
       return fmt::format("{} ran past its {:.0f} s limit", stop_check, limit);
     };
 
-    std::vector<std::string> argv{request.program, "--spec", kit.spec_path.string(),
-                                  "--gtest_filter=" + filter};
-    if (!request.launcher.empty()) argv.push_back("--launcher=" + request.launcher);
+    std::vector<std::string> argv = request.command;
+    argv.push_back("--gtest_filter=" + filter);
     const auto result = sandbox::run(policy, argv, channel);
     if (result.stopped && result.stop_reason == "interrupted") {
       outcome.interrupted = true;
@@ -191,60 +174,16 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
     const auto how = describe_end(result);
     const auto tail = last_lines(result.output, 15);
 
-    if (ended_normally && result.exit_code == kExitNoGpu) {
-      for (const auto& id : remaining) {
-        const auto kept = observed.records.find(id);
-        if (kept != observed.records.end() &&
-            !(request.gpu_expected && kept->second.verdict == Verdict::skipped)) {
-          decided[id] = kept->second;
-          continue;
-        }
-        if (request.gpu_expected) {
-          // The solution found the GPU here; a student's program cannot wish it away.
-          decided[id] = grader_record(
-              kit.spec, id, Verdict::fail,
-              "the program said there is no usable GPU (exit status 77), but the reference "
-              "solution ran on this GPU in the same sandbox: not believed");
-          continue;
-        }
-        decided[id] = grader_record(kit.spec, id, Verdict::skipped, "no usable GPU in the sandbox");
+    // An end the verdict table decides (batch/verdict_table.hpp: the one rule for exit statuses,
+    // skipped and not attempted).
+    if (ended_normally) {
+      auto judged = judge_normal_end(spec, remaining, observed.records,
+                                     {result.exit_code, how, tail}, request.gpu_expected);
+      if (judged) {
+        for (auto& [id, record] : *judged) decided[id] = std::move(record);
+        remaining.clear();
+        break;
       }
-      remaining.clear();
-      break;
-    }
-    if (ended_normally && result.exit_code == kExitSetup && observed.records.empty()) {
-      for (const auto& id : remaining) {
-        auto record =
-            grader_record(kit.spec, id, Verdict::error,
-                          fmt::format("the lab program could not start its checks ({})", how));
-        if (!tail.empty()) record.notes.push_back("last output: " + tail);
-        decided[id] = std::move(record);
-      }
-      remaining.clear();
-      break;
-    }
-
-    // A normal end must agree with the records: exit 0 exactly when nothing failed.
-    if (ended_normally && (result.exit_code == kExitPass || result.exit_code == kExitFail) &&
-        observed.records.size() == remaining.size()) {
-      const bool all_passed =
-          std::all_of(observed.records.begin(), observed.records.end(), [](const auto& entry) {
-            return entry.second.verdict == Verdict::pass ||
-                   entry.second.verdict == Verdict::skipped ||
-                   entry.second.verdict == Verdict::not_attempted;
-          });
-      if (all_passed != (result.exit_code == kExitPass)) {
-        for (auto& [id, record] : observed.records) {
-          record.verdict = Verdict::error;
-          record.fraction = 0;
-          record.reason =
-              fmt::format("the results say {} but the program ended with {}: neither is believed",
-                          all_passed ? "every check passed" : "a check did not pass", how);
-        }
-      }
-      for (auto& [id, record] : observed.records) decided[id] = std::move(record);
-      remaining.clear();
-      break;
     }
 
     // Something ended the program early: keep what it recorded, charge the running check, and
@@ -270,7 +209,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
       } else {
         reason = fmt::format("the program ended during this check ({}) without a result", how);
       }
-      auto record = grader_record(kit.spec, culprit, Verdict::fail, std::move(reason));
+      auto record = grader_record(spec, culprit, Verdict::fail, std::move(reason));
       if (!tail.empty()) record.notes.push_back("last output: " + tail);
       decided[culprit] = std::move(record);
       progress = true;
@@ -282,7 +221,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
       for (const auto& id : hung) names += (names.empty() ? "" : ", ") + id;
       for (const auto& id : remaining) {
         decided[id] = grader_record(
-            kit.spec, id, Verdict::fail,
+            spec, id, Verdict::fail,
             fmt::format("not run: {} checks ran past their time limits ({}); a kernel that hangs "
                         "twice would hang here too",
                         hung.size(), names));
@@ -293,7 +232,7 @@ RunOutcome run_checks(const Kit& kit, const RunRequest& request) {
     if (!progress) {
       for (const auto& id : remaining) {
         auto record =
-            grader_record(kit.spec, id, Verdict::fail,
+            grader_record(spec, id, Verdict::fail,
                           fmt::format("the program ended ({}) before this check ran", how));
         if (!tail.empty()) record.notes.push_back("last output: " + tail);
         decided[id] = std::move(record);

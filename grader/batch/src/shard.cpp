@@ -10,10 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "batch/class_files.hpp"
+#include "batch/command_exit.hpp"
 #include "batch/kit.hpp"
 #include "batch/outcome_file.hpp"
 #include "batch/submission_digest.hpp"
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 #include "intake/intake.hpp"
 
 namespace batch {
@@ -23,10 +24,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr const char* kFormat = "labgrade-shards/1";
-constexpr int kExitOk = 0;
-constexpr int kExitSomeNotGraded = 1;
-constexpr int kExitCannotStart = 2;
-constexpr int kExitShardsMissing = 3;
 
 fs::path manifest_file(const fs::path& out) { return out / "manifest.json"; }
 fs::path shard_dir(const fs::path& out, int index) {
@@ -143,7 +140,7 @@ int plan_shards(const BatchOptions& options, int shards) {
                         {"submissions_dir", fs::absolute(options.submissions).string()},
                         {"grader", grader_fingerprint(kit, options.labgrade_executable)},
                         {"seed", options.seed ? *options.seed : fresh_seed()},
-                        {"planned_at", harness::utc_timestamp()},
+                        {"planned_at", contract::utc_timestamp()},
                         {"options", grading_options(options)},
                         {"shards", count},
                         {"submissions", list}};
@@ -152,10 +149,10 @@ int plan_shards(const BatchOptions& options, int shards) {
                  submissions.size(), count, *std::min_element(sizes.begin(), sizes.end()),
                  *std::max_element(sizes.begin(), sizes.end()), manifest_file(options.out).c_str());
     std::printf("%d\n", count);
-    return kExitOk;
+    return command_exit::ok;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade shard plan: %s\n", error.what());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
 }
 
@@ -191,7 +188,7 @@ int run_shard(const fs::path& out, int index, const BatchOptions& node) {
     }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade shard run: %s\n", error.what());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
 
   std::set<std::string> found;
@@ -224,7 +221,7 @@ int merge_shards(const fs::path& out) {
     kit = load_kit(manifest.at("kit").get<std::string>());
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade shard merge: %s\n", error.what());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
   std::vector<exports::StudentOutcome> students;
   std::map<int, int> missing;  // shard -> submissions without an outcome
@@ -249,15 +246,15 @@ int merge_shards(const fs::path& out) {
     write_class_files(out, kit.spec, students);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade shard merge: %s\n", error.what());
-    return kExitCannotStart;
+    return command_exit::cannot_start;
   }
   std::fprintf(stderr, "merged %zu submissions of %d shard(s): %s\n", students.size(),
                manifest.at("shards").get<int>(), (out / "gradebook.html").c_str());
   for (const auto& [shard, count] : missing) {
     std::fprintf(stderr, "shard %d has not finished: %d submission(s) not graded\n", shard, count);
   }
-  if (!missing.empty()) return kExitShardsMissing;
-  return not_graded > 0 ? kExitSomeNotGraded : kExitOk;
+  if (!missing.empty()) return command_exit::shards_missing;
+  return not_graded > 0 ? command_exit::some_not_graded : command_exit::ok;
 }
 
 }  // namespace batch

@@ -4,9 +4,9 @@
 
 namespace batch {
 
-using harness::Verdict;
+using contract::Verdict;
 
-Attestation attestation_of(const std::vector<harness::CheckRecord>& reference_records) {
+Attestation attestation_of(const std::vector<contract::CheckRecord>& reference_records) {
   Attestation attestation;
   for (const auto& record : reference_records) {
     for (const auto& one : record.cases) {
@@ -22,7 +22,7 @@ Attestation attestation_of(const std::vector<harness::CheckRecord>& reference_re
 }
 
 Verification verify_records(const Attestation& attestation,
-                            const std::vector<harness::CheckRecord>& records) {
+                            const std::vector<contract::CheckRecord>& records) {
   Verification result;
   const auto expect = [&](const std::string& check, const std::string& what,
                           const std::string& digest) {
@@ -48,7 +48,7 @@ Verification verify_records(const Attestation& attestation,
   return result;
 }
 
-void reject_records(std::vector<harness::CheckRecord>& records, const std::string& why) {
+void reject_records(std::vector<contract::CheckRecord>& records, const std::string& why) {
   for (auto& record : records) {
     record.verdict = Verdict::error;
     record.fraction = 0;

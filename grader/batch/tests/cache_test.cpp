@@ -20,9 +20,9 @@ GradedOutcome sample() {
   GradedOutcome outcome;
   outcome.status = "graded";
   outcome.message = "note";
-  harness::CheckRecord record;
+  contract::CheckRecord record;
   record.check = "Lab.First";
-  record.verdict = harness::Verdict::pass;
+  record.verdict = contract::Verdict::pass;
   outcome.records.push_back(record);
   return outcome;
 }
@@ -34,7 +34,7 @@ TEST(ResultCache, AFinishedSubmissionIsFoundAgain) {
   ASSERT_TRUE(found);
   EXPECT_EQ(found->status, "graded");
   ASSERT_EQ(found->records.size(), 1u);
-  EXPECT_EQ(found->records[0].verdict, harness::Verdict::pass);
+  EXPECT_EQ(found->records[0].verdict, contract::Verdict::pass);
 }
 
 TEST(ResultCache, AnotherKernelOrAnotherGraderIsGradedAgain) {

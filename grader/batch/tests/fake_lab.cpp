@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/grader_channel.hpp"
+#include "contract/grader_channel.hpp"
 
 namespace {
 
@@ -27,15 +27,15 @@ std::vector<std::string> selected_checks(int argc, char** argv) {
   return checks;
 }
 
-harness::CheckRecord record_for(const std::string& check, harness::Verdict verdict,
-                                const std::string& digest) {
-  harness::CheckRecord record;
+contract::CheckRecord record_for(const std::string& check, contract::Verdict verdict,
+                                 const std::string& digest) {
+  contract::CheckRecord record;
   record.lab = "lab0";
   record.check = check;
   record.kind = check.find("Speed") != std::string::npos ? "speed" : "correctness";
   record.verdict = verdict;
-  record.fraction = verdict == harness::Verdict::pass ? 1 : 0;
-  harness::CaseResult one;
+  record.fraction = verdict == contract::Verdict::pass ? 1 : 0;
+  contract::CaseResult one;
   one.name = "integers 64";
   one.verdict = verdict;
   one.output_digest = digest;
@@ -54,8 +54,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (scenario == "no_gpu") return 77;
+  if (scenario == "bad_setup") {
+    std::printf("error: the spec says no\n");
+    return 2;
+  }
   if (scenario == "hang_before_main") pause();  // like an endless static initializer
-  const auto channel = harness::GraderChannel::open_from_environment();
+  const auto channel = contract::GraderChannel::open_from_environment();
   if (!channel) return 2;
   const auto checks = selected_checks(argc, argv);
   bool failed = false;
@@ -68,17 +72,24 @@ int main(int argc, char** argv) {
     if (scenario == "forge_nonce") {
       // Records stamped with a made-up nonce, as a kernel that writes to the pipe itself would.
       const auto line =
-          harness::encode_record("guessed", record_for(check, harness::Verdict::pass, "right")) +
+          contract::encode_record("guessed", record_for(check, contract::Verdict::pass, "right")) +
           "\n";
       if (write(4, line.data(), line.size()) < 0) return 3;
+      continue;
+    }
+    if (scenario == "verdict_exit") {
+      // Every record says FAKE_VERDICT, then the program exits with FAKE_EXIT.
+      channel->send_record(
+          record_for(check, contract::verdict_from_string(std::getenv("FAKE_VERDICT")), "right"));
       continue;
     }
     const bool pass = scenario != "lie_exit";
     failed = failed || !pass;
     const std::string digest = scenario == "wrong_digest" ? "wrong" : "right";
     channel->send_record(
-        record_for(check, pass ? harness::Verdict::pass : harness::Verdict::fail, digest));
+        record_for(check, pass ? contract::Verdict::pass : contract::Verdict::fail, digest));
   }
   if (scenario == "lie_exit") return 0;  // says 0 although a check failed
+  if (scenario == "verdict_exit") return std::atoi(std::getenv("FAKE_EXIT"));
   return failed ? 1 : 0;
 }

@@ -18,6 +18,7 @@ fs::path make_kit(const std::string& name, const std::string& backend) {
   fs::create_directories(dir / "lib");
   std::ofstream(dir / "lib" / "libharness.a") << "";
   std::ofstream(dir / "lib" / "libharness_core.a") << "";
+  std::ofstream(dir / "lib" / "liblabs_contract.a") << "";
   fs::create_directories(dir / "bin");
   std::ofstream(dir / "bin" / "lab9") << "";
   std::ofstream(dir / "spec.json") << R"({"lab": "lab9", "title": "t", "checks": [

@@ -5,26 +5,26 @@
 #include <nlohmann/json.hpp>
 
 #include "batch/outcome_file.hpp"
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 
 namespace batch {
 namespace {
 
 namespace fs = std::filesystem;
-using harness::Verdict;
+using contract::Verdict;
 
-harness::LabSpec spec() {
-  return harness::parse_spec(nlohmann::json::parse(R"({
+contract::LabSpec spec() {
+  return contract::parse_spec(nlohmann::json::parse(R"({
     "lab": "lab9", "title": "test",
     "checks": [
       {"id": "T.Correctness", "kind": "correctness", "title": "exact", "points": 10},
       {"id": "T.Speed", "kind": "speed", "title": "fast", "points": 5}
     ]})"),
-                             "test spec");
+                              "test spec");
 }
 
-harness::CheckRecord record(const std::string& check, Verdict verdict, double fraction) {
-  harness::CheckRecord r;
+contract::CheckRecord record(const std::string& check, Verdict verdict, double fraction) {
+  contract::CheckRecord r;
   r.lab = "lab9";
   r.check = check;
   r.verdict = verdict;
@@ -42,7 +42,7 @@ TEST(OutcomeFile, RoundTripGradesTheSame) {
   graded.status = "graded";
   graded.message = "a note";
   graded.report_path = "students/zoe/report.html";
-  graded.grade = harness::grade_lab(
+  graded.grade = contract::grade_lab(
       lab, {record("T.Correctness", Verdict::fail, 0.4), record("T.Other", Verdict::pass, 1)});
   write_outcome_file(dir, "zoe", graded);
 

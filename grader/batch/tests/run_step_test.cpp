@@ -7,43 +7,45 @@
 
 #include <chrono>
 
+#include "batch/kit.hpp"
 #include "batch/verify.hpp"
 
 namespace batch {
 namespace {
 
-using harness::Verdict;
+using contract::Verdict;
 
 Kit fake_kit() {
   Kit kit;
   kit.lab = "lab0";
   kit.spec_path = "unused-spec.json";
-  kit.spec = harness::parse_spec(nlohmann::json::parse(R"({
+  kit.spec = contract::parse_spec(nlohmann::json::parse(R"({
     "lab": "lab0", "title": "Fake",
     "checks": [
       {"id": "Lab.First", "kind": "correctness", "title": "first", "points": 1, "timeout_s": 2},
       {"id": "Lab.Second", "kind": "correctness", "title": "second", "points": 1, "timeout_s": 2},
       {"id": "Lab.Third", "kind": "correctness", "title": "third", "points": 1, "timeout_s": 2}
     ]})"),
-                                 "fake-spec.json");
+                                  "fake-spec.json");
   return kit;
 }
 
 RunOutcome run_scenario(const std::string& scenario, double startup_seconds = 30,
-                        std::map<std::string, double> check_limits = {},
-                        bool gpu_expected = false) {
+                        std::map<std::string, double> check_limits = {}, bool gpu_expected = false,
+                        std::vector<std::pair<std::string, std::string>> env = {}) {
   const auto kit = fake_kit();
   RunRequest request;
   request.gpu_expected = gpu_expected;
   request.check_limits = std::move(check_limits);
-  request.program = FAKE_LAB_PATH;
+  request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
   request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
   request.seed = 42;
   request.startup_seconds = startup_seconds;
   request.policy.isolate = false;
   request.policy.workdir = ".";
   request.policy.env.emplace_back("FAKE_SCENARIO", scenario);
-  return run_checks(kit, request);
+  for (auto& var : env) request.policy.env.push_back(std::move(var));
+  return run_checks(kit.spec, request);
 }
 
 std::vector<Verdict> verdicts(const RunOutcome& outcome) {
@@ -159,14 +161,94 @@ TEST(RunChecks, NoGpuWhenTheReferenceHadOneFails) {
       << outcome.records[0].reason;
 }
 
+// A program that sends FAKE_VERDICT for every check, then exits with `exit_code`.
+RunOutcome run_verdicts(const std::string& verdict, int exit_code, bool gpu_expected = false) {
+  return run_scenario("verdict_exit", 30, {}, gpu_expected,
+                      {{"FAKE_VERDICT", verdict}, {"FAKE_EXIT", std::to_string(exit_code)}});
+}
+
+std::vector<Verdict> three(Verdict verdict) { return {verdict, verdict, verdict}; }
+
+// The verdict table (batch/verdict_table.hpp), which ctest's `labgrade run` shares: skipped,
+// not measured and not attempted fail nothing, so exit 0 agrees with them (a check skipped under
+// the sanitizer, a bonus left alone); ctest used to call a skipped record with exit 0 a lie.
+TEST(VerdictTable, RecordsThatFailNothingAgreeWithExitZero) {
+  for (const auto* verdict : {"skipped", "not_measured", "not_attempted"}) {
+    const auto outcome = run_verdicts(verdict, 0);
+    EXPECT_EQ(verdicts(outcome), three(contract::verdict_from_string(verdict))) << verdict;
+  }
+}
+
+TEST(VerdictTable, ExitOneWithNothingFailedIsNotBelieved) {
+  for (const auto* verdict : {"pass", "skipped", "not_attempted"}) {
+    const auto outcome = run_verdicts(verdict, 1);
+    EXPECT_EQ(verdicts(outcome), three(Verdict::error)) << verdict;
+    EXPECT_NE(outcome.records[0].reason.find("neither is believed"), std::string::npos);
+  }
+}
+
+// Exit 77 says nothing was judged: records of skipped or unmeasured checks agree with it, a pass
+// or a failure does not (ctest used to believe any 77).
+TEST(VerdictTable, ExitSeventySevenIsHeldToItsRecords) {
+  EXPECT_EQ(verdicts(run_verdicts("skipped", 77)), three(Verdict::skipped));
+  EXPECT_EQ(verdicts(run_verdicts("not_measured", 77)), three(Verdict::not_measured));
+  for (const auto* verdict : {"pass", "fail", "not_attempted"}) {
+    const auto outcome = run_verdicts(verdict, 77);
+    EXPECT_EQ(verdicts(outcome), three(Verdict::error)) << verdict;
+    EXPECT_NE(outcome.records[0].reason.find("exit code 77"), std::string::npos)
+        << outcome.records[0].reason;
+  }
+}
+
+// Where the reference ran its checks on the GPU, skipped records with exit 77 are a claim too;
+// speed checks not measured (the CPU emulation's speed phase) are not.
+TEST(VerdictTable, SkippedRecordsAreNotBelievedWhereAGpuIsExpected) {
+  EXPECT_EQ(verdicts(run_verdicts("skipped", 77, true)), three(Verdict::fail));
+  EXPECT_EQ(verdicts(run_verdicts("not_measured", 77, true)), three(Verdict::not_measured));
+}
+
+TEST(VerdictTable, BadSetupBeforeAnyCheckIsAnErrorWithTheOutput) {
+  const auto outcome = run_scenario("bad_setup");
+  EXPECT_EQ(verdicts(outcome), three(Verdict::error));
+  EXPECT_NE(outcome.records[0].reason.find("could not start its checks (exit code 2)"),
+            std::string::npos)
+      << outcome.records[0].reason;
+  ASSERT_FALSE(outcome.records[0].notes.empty());
+  EXPECT_NE(outcome.records[0].notes[0].find("the spec says no"), std::string::npos);
+}
+
+TEST(VerdictTable, CtestSeesPassedFailedOrSkipped) {
+  EXPECT_EQ(ctest_status(Verdict::pass), 0);
+  for (auto verdict : {Verdict::fail, Verdict::error, Verdict::inconclusive, Verdict::not_run}) {
+    EXPECT_EQ(ctest_status(verdict), 1) << contract::to_string(verdict);
+  }
+  for (auto verdict : {Verdict::skipped, Verdict::not_measured, Verdict::not_attempted}) {
+    EXPECT_EQ(ctest_status(verdict), 77) << contract::to_string(verdict);
+  }
+}
+
+TEST(RunChecks, TheProgramsOutputIsShownAsItComes) {
+  const auto kit = fake_kit();
+  RunRequest request;
+  request.command = {FAKE_LAB_PATH};
+  request.checks = {"Lab.First"};
+  request.policy.isolate = false;
+  request.policy.env.emplace_back("FAKE_SCENARIO", "prints_passed");
+  std::string shown;
+  request.on_output = [&](std::string_view piece) { shown += piece; };
+  const auto outcome = run_checks(kit.spec, request);
+  EXPECT_NE(shown.find("[  PASSED  ] 3 tests."), std::string::npos) << shown;
+  EXPECT_EQ(verdicts(outcome), std::vector{Verdict::fail});
+}
+
 TEST(RunChecks, AProgramThatCannotStartIsAnError) {
   const auto kit = fake_kit();
   RunRequest request;
-  request.program = "/nonexistent/lab0";
+  request.command = {"/nonexistent/lab0"};
   request.checks = {"Lab.First"};
   request.policy.isolate = false;
   request.policy.workdir = ".";
-  const auto outcome = run_checks(kit, request);
+  const auto outcome = run_checks(kit.spec, request);
   ASSERT_EQ(outcome.records.size(), 1u);
   EXPECT_NE(outcome.records[0].verdict, Verdict::pass);
 }
@@ -185,12 +267,12 @@ TEST(Verify, APassWithTheWrongDigestIsCaught) {
 }
 
 TEST(Verify, FailingCasesAndInexactOutputsAreNotCompared) {
-  harness::CheckRecord reference;
+  contract::CheckRecord reference;
   reference.check = "Lab.First";
-  harness::CaseResult exact;
+  contract::CaseResult exact;
   exact.name = "integers";
   exact.output_digest = "abc";
-  harness::CaseResult reals;
+  contract::CaseResult reals;
   reals.name = "reals";  // compared with a tolerance: no digest
   reference.cases = {exact, reals};
   const auto attestation = attestation_of({reference});
@@ -198,7 +280,7 @@ TEST(Verify, FailingCasesAndInexactOutputsAreNotCompared) {
   student.cases[0].verdict = Verdict::fail;
   student.cases[0].output_digest = "other";
   EXPECT_TRUE(verify_records(attestation, {student}).problems.empty());
-  std::vector<harness::CheckRecord> records{student};
+  std::vector<contract::CheckRecord> records{student};
   reject_records(records, "why");
   EXPECT_EQ(records[0].verdict, Verdict::error);
   EXPECT_EQ(records[0].reason, "why");

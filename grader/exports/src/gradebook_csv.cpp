@@ -15,7 +15,7 @@ void add_row(std::string& out, const std::vector<std::string>& fields) {
 
 }  // namespace
 
-std::string gradebook_csv(const harness::LabSpec& spec,
+std::string gradebook_csv(const contract::LabSpec& spec,
                           const std::vector<StudentOutcome>& outcomes) {
   using text::csv_field;
   std::string out;
@@ -24,13 +24,13 @@ std::string gradebook_csv(const harness::LabSpec& spec,
   header.insert(header.end(), {"total", "max", "status", "report"});
   add_row(out, header);
 
-  const std::string max = harness::format_points(spec.total_points());
+  const std::string max = contract::format_points(spec.total_points());
   for (const auto& outcome : outcomes) {
     std::vector<std::string> row{csv_field(text::clean(outcome.student, false))};
     for (const auto& check : spec.checks) {
-      row.push_back(outcome.grade ? harness::format_points(check_points(outcome, check.id)) : "");
+      row.push_back(outcome.grade ? contract::format_points(check_points(outcome, check.id)) : "");
     }
-    row.push_back(harness::format_points(total_points(spec, outcome)));
+    row.push_back(contract::format_points(total_points(spec, outcome)));
     row.push_back(max);
     row.push_back(csv_field(text::clean(outcome.status, false)));
     row.push_back(csv_field(outcome.report_path));

@@ -38,7 +38,7 @@ std::string card(std::string_view label, std::string_view value, std::string_vie
       warn ? " card-warn" : "", label, value, note);
 }
 
-std::string render_header(const harness::LabSpec& spec, const ClassSummary& summary,
+std::string render_header(const contract::LabSpec& spec, const ClassSummary& summary,
                           std::size_t problems, const std::string& generated_at) {
   const auto share = [&](double points) {
     return summary.max_points > 0 ? percent(points / summary.max_points) : "n/a";
@@ -49,19 +49,19 @@ std::string render_header(const harness::LabSpec& spec, const ClassSummary& summ
                   R"(<p class="muted">{} checks worth {} points &#183; generated {}</p>)"
                   "\n<div class=\"cards\">\n",
                   line(spec.lab), line(spec.title), spec.checks.size(),
-                  harness::format_points(summary.max_points), line(generated_at));
+                  contract::format_points(summary.max_points), line(generated_at));
   out +=
       card("Students", fmt::format("{}", summary.students),
            fmt::format("{} graded &#183; {} with full marks", summary.graded, summary.full_marks));
   out += card(
       "Mean score",
-      fmt::format(R"({}<span class="muted"> / {}</span>)", harness::format_points(summary.mean),
-                  harness::format_points(summary.max_points)),
+      fmt::format(R"({}<span class="muted"> / {}</span>)", contract::format_points(summary.mean),
+                  contract::format_points(summary.max_points)),
       fmt::format("{} of the points; ungraded count 0", share(summary.mean)));
   out += card(
       "Median score",
-      fmt::format(R"({}<span class="muted"> / {}</span>)", harness::format_points(summary.median),
-                  harness::format_points(summary.max_points)),
+      fmt::format(R"({}<span class="muted"> / {}</span>)", contract::format_points(summary.median),
+                  contract::format_points(summary.max_points)),
       fmt::format("{} of the points", share(summary.median)));
   out += card(
       "Problems", fmt::format("{}", problems),
@@ -83,11 +83,11 @@ std::string render_checks(std::span<const CheckStats> stats, std::size_t student
         "<td class=\"num\">{}</td>"
         "<td><div class=\"rate\">{}<span>{}</span></div><span class=\"counts\">{}</span></td>"
         "<td class=\"num\">{}</td></tr>\n",
-        line(s.check->title), line(s.check->id), harness::format_points(s.check->points),
+        line(s.check->title), line(s.check->id), contract::format_points(s.check->points),
         detail::share_bar_svg(s.pass_rate(),
                               fmt::format("{} of students passed", percent(s.pass_rate()))),
         students > 0 ? percent(s.pass_rate()) : "n/a", counts,
-        harness::format_points(s.mean_points));
+        contract::format_points(s.mean_points));
   }
   return fmt::format(
       "<div class=\"table-wrap\"><table class=\"checks\">\n"
@@ -99,7 +99,7 @@ std::string render_checks(std::span<const CheckStats> stats, std::size_t student
       students, rows);
 }
 
-std::string render_histogram(const harness::LabSpec& spec,
+std::string render_histogram(const contract::LabSpec& spec,
                              const std::vector<StudentOutcome>& outcomes) {
   std::vector<double> scores;
   for (const auto& outcome : outcomes) scores.push_back(total_points(spec, outcome));
@@ -107,7 +107,7 @@ std::string render_histogram(const harness::LabSpec& spec,
   return fmt::format(
       "<figure class=\"histogram-figure\">{}\n<figcaption>Students per tenth of the lab's {} "
       "points; the last band includes full marks.</figcaption></figure>\n",
-      detail::histogram_svg(bins, outcomes.size()), harness::format_points(spec.total_points()));
+      detail::histogram_svg(bins, outcomes.size()), contract::format_points(spec.total_points()));
 }
 
 std::string report_link(const StudentOutcome& outcome) {
@@ -117,7 +117,7 @@ std::string report_link(const StudentOutcome& outcome) {
   return fmt::format(R"(<a href="{}">report</a>)", html_escape(*href));
 }
 
-std::string render_students(const harness::LabSpec& spec,
+std::string render_students(const contract::LabSpec& spec,
                             const std::vector<StudentOutcome>& outcomes) {
   const double max = spec.total_points();
   std::string rows;
@@ -126,7 +126,7 @@ std::string render_students(const harness::LabSpec& spec,
     const double score = total_points(spec, o);
     std::size_t passed = 0;
     for (const auto& check : spec.checks) {
-      if (check_verdict(o, check.id) == harness::Verdict::pass) ++passed;
+      if (check_verdict(o, check.id) == contract::Verdict::pass) ++passed;
     }
     const std::string name = o.student.empty() ? "(no name)" : line(o.student);
     rows += fmt::format(
@@ -134,7 +134,7 @@ std::string render_students(const harness::LabSpec& spec,
         "<td class=\"num\">{} / {}</td><td>{}</td><td class=\"num\">{} / {}</td><td>{}</td>"
         "<td>{}</td></tr>\n",
         has_problems(o) ? R"( class="row-problem")" : "", i + 1, name,
-        harness::format_points(score), harness::format_points(max),
+        contract::format_points(score), contract::format_points(max),
         detail::share_bar_svg(
             max > 0 ? score / max : 0,
             fmt::format("{} of the points", max > 0 ? percent(score / max) : "n/a"), 90),
@@ -174,7 +174,7 @@ std::string render_problems(const std::vector<StudentOutcome>& outcomes) {
 
 }  // namespace
 
-std::string gradebook_html(const harness::LabSpec& spec,
+std::string gradebook_html(const contract::LabSpec& spec,
                            const std::vector<StudentOutcome>& outcomes,
                            const std::string& generated_at) {
   const auto summary = summarize(spec, outcomes);

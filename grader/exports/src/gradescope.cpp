@@ -17,10 +17,10 @@ std::string output_text(std::string_view text) {
 }
 
 // What a student reads under a check: the verdict, the reason, the notes.
-std::string check_output(const harness::CheckGrade* grade) {
+std::string check_output(const contract::CheckGrade* grade) {
   if (!grade || !grade->record) return "This check did not run.";
   const auto& record = *grade->record;
-  std::string out = fmt::format("{}", harness::verdict_words(grade->verdict));
+  std::string out = fmt::format("{}", contract::verdict_words(grade->verdict));
   if (!record.reason.empty()) out += ": " + record.reason;
   for (const auto& note : record.notes) out += "\n" + note;
   if (!record.reproduce.empty()) out += "\nReproduce: " + record.reproduce;
@@ -46,7 +46,7 @@ nlohmann::json test_entry(double score, double max_score, bool passed, std::stri
 
 }  // namespace
 
-nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOutcome& outcome) {
+nlohmann::json gradescope_results(const contract::LabSpec& spec, const StudentOutcome& outcome) {
   const std::string status = text::clean(outcome.status, false);
   nlohmann::json tests = nlohmann::json::array();
   double score = 0;
@@ -61,31 +61,32 @@ nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOut
     for (const auto& check : spec.checks) {
       const auto* grade = find_check(outcome, check.id);
       const double points = check_points(outcome, check.id);
-      const auto verdict = grade ? grade->verdict : harness::Verdict::not_run;
+      const auto verdict = grade ? grade->verdict : contract::Verdict::not_run;
       score += points;
       // A bonus check is extra credit: named so, tagged "bonus", and the score may exceed the
       // assignment's total. An optional check left alone is not a failure.
       auto tags = nlohmann::json::array({text::clean(check.kind, false)});
       if (check.bonus) tags.push_back("bonus");
-      const bool passed = verdict == harness::Verdict::pass ||
-                          (check.bonus && verdict == harness::Verdict::not_attempted);
+      const bool passed = verdict == contract::Verdict::pass ||
+                          (check.bonus && verdict == contract::Verdict::not_attempted);
       tests.push_back(
           test_entry(points, check.points, passed,
                      fmt::format("{}{} ({})", check.bonus ? "Bonus (extra credit): " : "",
                                  check.title, check.id),
                      fmt::format("{}", ++number), check_output(grade), std::move(tags),
                      nlohmann::json{{"check", text::clean(check.id, false)},
-                                    {"verdict", std::string(harness::verdict_words(verdict))},
+                                    {"verdict", std::string(contract::verdict_words(verdict))},
                                     {"bonus", check.bonus}}));
     }
   }
 
   std::string output = fmt::format("{}: {}\nStatus: {}\nScore: {} of {}", text::clean(spec.lab),
-                                   text::clean(spec.title), status, harness::format_points(score),
-                                   harness::format_points(spec.total_points()));
+                                   text::clean(spec.title), status, contract::format_points(score),
+                                   contract::format_points(spec.total_points()));
   if (spec.bonus_points() > 0 && outcome.grade) {
-    output += fmt::format(" (+{} of {} bonus)", harness::format_points(outcome.grade->bonus_points),
-                          harness::format_points(spec.bonus_points()));
+    output +=
+        fmt::format(" (+{} of {} bonus)", contract::format_points(outcome.grade->bonus_points),
+                    contract::format_points(spec.bonus_points()));
   }
   if (outcome.grade) {
     for (const auto& problem : outcome.grade->problems) output += "\nProblem: " + problem;

@@ -20,34 +20,34 @@ struct Counts {
 };
 
 // One <testcase>; counts what it is.
-std::string testcase(const harness::LabSpec& spec, const harness::CheckSpec& check,
+std::string testcase(const contract::LabSpec& spec, const contract::CheckSpec& check,
                      const StudentOutcome& outcome, Counts& counts) {
   ++counts.tests;
   const auto* grade = find_check(outcome, check.id);
-  const auto verdict = grade ? grade->verdict : harness::Verdict::not_run;
+  const auto verdict = grade ? grade->verdict : contract::Verdict::not_run;
   const double duration = grade && grade->record ? grade->record->duration_s : 0;
   counts.time += duration;
   std::string reason = grade && grade->record ? grade->record->reason : "";
   if (!outcome.grade) reason = "not graded: " + text::clean(outcome.status, false);
-  if (reason.empty()) reason = std::string(harness::verdict_words(verdict));
+  if (reason.empty()) reason = std::string(contract::verdict_words(verdict));
 
   std::string out = fmt::format(R"(    <testcase classname="{}" name="{}" time="{:.3f}")",
                                 attr(spec.lab), attr(check.id), duration);
   switch (verdict) {
-    case harness::Verdict::pass:
+    case contract::Verdict::pass:
       return out + "/>\n";
-    case harness::Verdict::skipped:
-    case harness::Verdict::inconclusive:
-    case harness::Verdict::not_measured:
-    case harness::Verdict::not_attempted:
+    case contract::Verdict::skipped:
+    case contract::Verdict::inconclusive:
+    case contract::Verdict::not_measured:
+    case contract::Verdict::not_attempted:
       ++counts.skipped;
       return out + fmt::format(">\n      <skipped message=\"{}: {}\"/>\n    </testcase>\n",
-                               harness::verdict_words(verdict), attr(reason));
+                               contract::verdict_words(verdict), attr(reason));
     default: {
       ++counts.failures;
-      std::string detail = fmt::format("{}: {} of {} points", harness::verdict_words(verdict),
-                                       harness::format_points(check_points(outcome, check.id)),
-                                       harness::format_points(check.points));
+      std::string detail = fmt::format("{}: {} of {} points", contract::verdict_words(verdict),
+                                       contract::format_points(check_points(outcome, check.id)),
+                                       contract::format_points(check.points));
       if (grade && grade->record) {
         for (const auto& note : grade->record->notes) detail += "\n" + note;
         if (!grade->record->reproduce.empty()) {
@@ -58,14 +58,14 @@ std::string testcase(const harness::LabSpec& spec, const harness::CheckSpec& che
                        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    "
                        "</testcase>\n",
                        attr(text::truncate(text::clean(reason, false), 1024)),
-                       harness::verdict_words(verdict), body(detail));
+                       contract::verdict_words(verdict), body(detail));
     }
   }
 }
 
 }  // namespace
 
-std::string junit_xml(const harness::LabSpec& spec, const std::vector<StudentOutcome>& outcomes) {
+std::string junit_xml(const contract::LabSpec& spec, const std::vector<StudentOutcome>& outcomes) {
   Counts all;
   std::string suites;
   for (const auto& outcome : outcomes) {
@@ -74,8 +74,8 @@ std::string junit_xml(const harness::LabSpec& spec, const std::vector<StudentOut
     for (const auto& check : spec.checks) cases += testcase(spec, check, outcome, counts);
     std::string out_text =
         fmt::format("status: {}\nscore: {} of {}", text::clean(outcome.status, false),
-                    harness::format_points(total_points(spec, outcome)),
-                    harness::format_points(spec.total_points()));
+                    contract::format_points(total_points(spec, outcome)),
+                    contract::format_points(spec.total_points()));
     if (outcome.grade) {
       for (const auto& problem : outcome.grade->problems) out_text += "\nproblem: " + problem;
     }
@@ -94,8 +94,8 @@ std::string junit_xml(const harness::LabSpec& spec, const std::vector<StudentOut
         "  </testsuite>\n",
         attr(text::clean(outcome.student, false)), counts.tests, counts.failures, counts.skipped,
         counts.time, attr(text::clean(outcome.status, false)),
-        harness::format_points(total_points(spec, outcome)),
-        harness::format_points(spec.total_points()), attr(outcome.report_path), cases,
+        contract::format_points(total_points(spec, outcome)),
+        contract::format_points(spec.total_points()), attr(outcome.report_path), cases,
         body(out_text));
     all.tests += counts.tests;
     all.failures += counts.failures;

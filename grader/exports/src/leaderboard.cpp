@@ -18,7 +18,7 @@ std::string line(std::string_view text) { return html_escape(text::clean(text, f
 
 // The reference's name as the records give it ("cuBLAS SGEMM (FP32)"), from the first measured
 // record of the class; a neutral word when nobody was measured.
-std::string reference_name(const harness::LabSpec& spec,
+std::string reference_name(const contract::LabSpec& spec,
                            const std::vector<StudentOutcome>& outcomes) {
   for (const auto& column : leaderboard_columns(spec)) {
     for (const auto& outcome : outcomes) {
@@ -44,7 +44,7 @@ double mean_of_others(const std::vector<std::optional<double>>& shares) {
 
 }  // namespace
 
-std::vector<LeaderboardColumn> leaderboard_columns(const harness::LabSpec& spec) {
+std::vector<LeaderboardColumn> leaderboard_columns(const contract::LabSpec& spec) {
   std::vector<LeaderboardColumn> columns;
   for (const auto& check : spec.checks) {
     const auto it = check.params.find("leaderboard");
@@ -57,7 +57,7 @@ std::vector<LeaderboardColumn> leaderboard_columns(const harness::LabSpec& spec)
 std::optional<double> leaderboard_share(const StudentOutcome& outcome, std::string_view check_id) {
   const auto* grade = find_check(outcome, check_id);
   if (!grade || !grade->record || !grade->record->timing) return std::nullopt;
-  if (grade->verdict != harness::Verdict::pass && grade->verdict != harness::Verdict::fail) {
+  if (grade->verdict != contract::Verdict::pass && grade->verdict != contract::Verdict::fail) {
     return std::nullopt;  // inconclusive, error, ...: no figure to rank
   }
   const double ratio = grade->record->timing->ratio;
@@ -65,7 +65,8 @@ std::optional<double> leaderboard_share(const StudentOutcome& outcome, std::stri
   return ratio;
 }
 
-nlohmann::json gradescope_leaderboard(const harness::LabSpec& spec, const StudentOutcome& outcome) {
+nlohmann::json gradescope_leaderboard(const contract::LabSpec& spec,
+                                      const StudentOutcome& outcome) {
   nlohmann::json entries = nlohmann::json::array();
   for (const auto& column : leaderboard_columns(spec)) {
     const auto share = leaderboard_share(outcome, column.check->id);
@@ -76,7 +77,7 @@ nlohmann::json gradescope_leaderboard(const harness::LabSpec& spec, const Studen
   return entries;
 }
 
-std::vector<LeaderboardRow> rank_class(const harness::LabSpec& spec,
+std::vector<LeaderboardRow> rank_class(const contract::LabSpec& spec,
                                        const std::vector<StudentOutcome>& outcomes) {
   const auto columns = leaderboard_columns(spec);
   std::vector<LeaderboardRow> rows;
@@ -112,7 +113,7 @@ std::vector<LeaderboardRow> rank_class(const harness::LabSpec& spec,
   return rows;
 }
 
-std::string leaderboard_html(const harness::LabSpec& spec,
+std::string leaderboard_html(const contract::LabSpec& spec,
                              const std::vector<StudentOutcome>& outcomes,
                              const std::string& generated_at) {
   const auto columns = leaderboard_columns(spec);

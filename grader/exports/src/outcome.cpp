@@ -6,7 +6,7 @@
 
 namespace exports {
 
-const harness::CheckGrade* find_check(const StudentOutcome& outcome, std::string_view check_id) {
+const contract::CheckGrade* find_check(const StudentOutcome& outcome, std::string_view check_id) {
   if (!outcome.grade) return nullptr;
   for (const auto& check : outcome.grade->checks) {
     const std::string_view id =
@@ -22,12 +22,12 @@ double check_points(const StudentOutcome& outcome, std::string_view check_id) {
   return check && std::isfinite(check->points) ? check->points : 0.0;
 }
 
-harness::Verdict check_verdict(const StudentOutcome& outcome, std::string_view check_id) {
+contract::Verdict check_verdict(const StudentOutcome& outcome, std::string_view check_id) {
   const auto* check = find_check(outcome, check_id);
-  return check ? check->verdict : harness::Verdict::not_run;
+  return check ? check->verdict : contract::Verdict::not_run;
 }
 
-double total_points(const harness::LabSpec& spec, const StudentOutcome& outcome) {
+double total_points(const contract::LabSpec& spec, const StudentOutcome& outcome) {
   double total = 0;
   for (const auto& check : spec.checks) total += check_points(outcome, check.id);
   return total;

@@ -19,7 +19,7 @@ double median_of(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
-ClassSummary summarize(const harness::LabSpec& spec, std::span<const StudentOutcome> outcomes) {
+ClassSummary summarize(const contract::LabSpec& spec, std::span<const StudentOutcome> outcomes) {
   ClassSummary summary;
   summary.students = outcomes.size();
   summary.max_points = spec.total_points();
@@ -60,7 +60,7 @@ double CheckStats::pass_rate() const {
   return students > 0 ? static_cast<double>(passed) / static_cast<double>(students) : 0;
 }
 
-std::vector<CheckStats> check_stats(const harness::LabSpec& spec,
+std::vector<CheckStats> check_stats(const contract::LabSpec& spec,
                                     std::span<const StudentOutcome> outcomes) {
   std::vector<CheckStats> all;
   for (const auto& check : spec.checks) {
@@ -70,13 +70,13 @@ std::vector<CheckStats> check_stats(const harness::LabSpec& spec,
     for (const auto& outcome : outcomes) {
       points.push_back(check_points(outcome, check.id));
       switch (check_verdict(outcome, check.id)) {
-        case harness::Verdict::pass:
+        case contract::Verdict::pass:
           ++stats.passed;
           break;
-        case harness::Verdict::fail:
+        case contract::Verdict::fail:
           ++stats.failed;
           break;
-        case harness::Verdict::not_run:
+        case contract::Verdict::not_run:
           ++stats.not_run;
           break;
         default:

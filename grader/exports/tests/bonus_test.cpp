@@ -9,33 +9,33 @@
 namespace exports {
 namespace {
 
-harness::LabSpec bonus_spec() {
-  return harness::parse_spec(nlohmann::json::parse(R"({
+contract::LabSpec bonus_spec() {
+  return contract::parse_spec(nlohmann::json::parse(R"({
     "lab": "lab1", "title": "Matrix copy",
     "checks": [
       {"id": "Copy.Correctness", "kind": "correctness", "title": "copies", "points": 100},
       {"id": "CopyFast.Speed", "kind": "speed", "title": "fast copy", "points": 10, "bonus": true}
     ]})"),
-                             "bonus spec");
+                              "bonus spec");
 }
 
-StudentOutcome graded(const harness::LabSpec& spec, harness::Verdict bonus) {
-  harness::CheckRecord base;
+StudentOutcome graded(const contract::LabSpec& spec, contract::Verdict bonus) {
+  contract::CheckRecord base;
   base.check = "Copy.Correctness";
-  base.verdict = harness::Verdict::pass;
-  harness::CheckRecord extra;
+  base.verdict = contract::Verdict::pass;
+  contract::CheckRecord extra;
   extra.check = "CopyFast.Speed";
   extra.verdict = bonus;
   StudentOutcome o;
   o.student = "s";
   o.status = "graded";
-  o.grade = harness::grade_lab(spec, {base, extra});
+  o.grade = contract::grade_lab(spec, {base, extra});
   return o;
 }
 
 TEST(BonusExports, GradescopeScoreExceedsTheBaseTotal) {
   const auto spec = bonus_spec();
-  const auto results = gradescope_results(spec, graded(spec, harness::Verdict::pass));
+  const auto results = gradescope_results(spec, graded(spec, contract::Verdict::pass));
   EXPECT_DOUBLE_EQ(results["score"].get<double>(), 110);
   EXPECT_DOUBLE_EQ(results["extra_data"]["max_score"].get<double>(), 100);
   const auto& bonus = results["tests"][1];
@@ -46,7 +46,7 @@ TEST(BonusExports, GradescopeScoreExceedsTheBaseTotal) {
 
 TEST(BonusExports, NotAttemptedIsNoFailure) {
   const auto spec = bonus_spec();
-  const auto outcome = graded(spec, harness::Verdict::not_attempted);
+  const auto outcome = graded(spec, contract::Verdict::not_attempted);
   const auto results = gradescope_results(spec, outcome);
   EXPECT_DOUBLE_EQ(results["score"].get<double>(), 100);
   EXPECT_EQ(results["tests"][1]["status"], "passed");

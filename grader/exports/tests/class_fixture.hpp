@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "contract/grade.hpp"
+#include "contract/spec.hpp"
 #include "exports/outcome.hpp"
-#include "harness/grade.hpp"
-#include "harness/spec.hpp"
 
 namespace exports::testing {
 
-inline harness::LabSpec make_spec() {
-  return harness::parse_spec(nlohmann::json::parse(R"({
+inline contract::LabSpec make_spec() {
+  return contract::parse_spec(nlohmann::json::parse(R"({
     "lab": "lab9",
     "title": "Tiled <b>matmul</b> & friends",
     "checks": [
@@ -21,12 +21,12 @@ inline harness::LabSpec make_spec() {
       {"id": "Tiled.SharedMemory", "kind": "structure", "title": "uses shared memory", "points": 5},
       {"id": "Tiled.Speed", "kind": "speed", "title": "reaches 10% of cuBLAS", "points": 5}
     ]})"),
-                             "test spec");
+                              "test spec");
 }
 
-inline harness::CheckRecord record(const std::string& check, harness::Verdict verdict,
-                                   std::string reason = "", double fraction = 0) {
-  harness::CheckRecord r;
+inline contract::CheckRecord record(const std::string& check, contract::Verdict verdict,
+                                    std::string reason = "", double fraction = 0) {
+  contract::CheckRecord r;
   r.lab = "lab9";
   r.check = check;
   r.verdict = verdict;
@@ -37,13 +37,13 @@ inline harness::CheckRecord record(const std::string& check, harness::Verdict ve
   return r;
 }
 
-inline StudentOutcome graded(const harness::LabSpec& spec, std::string student,
-                             std::vector<harness::CheckRecord> records,
+inline StudentOutcome graded(const contract::LabSpec& spec, std::string student,
+                             std::vector<contract::CheckRecord> records,
                              std::vector<std::string> problems = {}) {
   StudentOutcome o;
   o.student = std::move(student);
   o.status = "graded";
-  o.grade = harness::grade_lab(spec, std::move(records), std::move(problems));
+  o.grade = contract::grade_lab(spec, std::move(records), std::move(problems));
   o.report_path = "reports/" + o.student + "/report.html";
   return o;
 }
@@ -61,8 +61,8 @@ inline const std::string kFormulaName = "=cmd|' /C calc'!A0";
 inline const std::string kQuotedName = "Zo\u00eb \"Q\", Jr.\nsecond line";
 inline const std::string kControlName = "bad\x01\x1b[31mbytes\xff end";
 
-inline std::vector<StudentOutcome> make_class(const harness::LabSpec& spec) {
-  using harness::Verdict;
+inline std::vector<StudentOutcome> make_class(const contract::LabSpec& spec) {
+  using contract::Verdict;
   std::vector<StudentOutcome> all;
   all.push_back(
       graded(spec, "alice",

@@ -52,7 +52,7 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& csv) {
 
 class GradebookCsv : public ::testing::Test {
  protected:
-  harness::LabSpec spec = testing::make_spec();
+  contract::LabSpec spec = testing::make_spec();
   std::vector<StudentOutcome> outcomes = testing::make_class(spec);
   std::string csv = gradebook_csv(spec, outcomes);
   std::vector<std::vector<std::string>> rows = parse_csv(csv);

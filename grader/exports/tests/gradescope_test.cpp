@@ -21,7 +21,7 @@ const std::set<std::string> kTest{"score",  "max_score",     "status", "name",  
 
 class Gradescope : public ::testing::Test {
  protected:
-  harness::LabSpec spec = testing::make_spec();
+  contract::LabSpec spec = testing::make_spec();
   std::vector<StudentOutcome> outcomes = testing::make_class(spec);
 };
 

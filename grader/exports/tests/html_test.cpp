@@ -27,7 +27,7 @@ std::size_t count(const std::string& haystack, const std::string& needle) {
 
 class GradebookHtml : public ::testing::Test {
  protected:
-  harness::LabSpec spec = testing::make_spec();
+  contract::LabSpec spec = testing::make_spec();
   std::vector<StudentOutcome> outcomes = testing::make_class(spec);
   std::string page = gradebook_html(spec, outcomes, "2026-11-22T10:00:00Z <b>");
 };

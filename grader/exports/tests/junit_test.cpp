@@ -11,7 +11,7 @@ namespace {
 
 class Junit : public ::testing::Test {
  protected:
-  harness::LabSpec spec = testing::make_spec();
+  contract::LabSpec spec = testing::make_spec();
   std::vector<StudentOutcome> outcomes = testing::make_class(spec);
   std::string xml = junit_xml(spec, outcomes);
 };

@@ -7,8 +7,8 @@
 namespace exports {
 namespace {
 
-harness::LabSpec race_spec() {
-  return harness::parse_spec(nlohmann::json::parse(R"({
+contract::LabSpec race_spec() {
+  return contract::parse_spec(nlohmann::json::parse(R"({
     "lab": "lab8", "title": "Race to cuBLAS",
     "checks": [
       {"id": "Sgemm.Integers", "kind": "correctness", "title": "exact", "points": 40},
@@ -17,48 +17,48 @@ harness::LabSpec race_spec() {
       {"id": "Sgemm.ShareTall", "kind": "speed", "title": "tall", "points": 20,
        "full_points_at_share": 0.75, "leaderboard": "% of cuBLAS, tall"}
     ]})"),
-                             "race spec");
+                              "race spec");
 }
 
-harness::CheckRecord share_record(const std::string& check, harness::Verdict verdict,
-                                  double ratio) {
-  harness::CheckRecord r;
+contract::CheckRecord share_record(const std::string& check, contract::Verdict verdict,
+                                   double ratio) {
+  contract::CheckRecord r;
   r.lab = "lab8";
   r.check = check;
   r.kind = "speed";
   r.verdict = verdict;
   r.fraction = std::min(1.0, ratio / 0.75);
-  harness::Timing t;
+  contract::Timing t;
   t.ratio = ratio;
   t.reference_name = "cuBLAS SGEMM (FP32)";
   r.timing = t;
   return r;
 }
 
-StudentOutcome student(const harness::LabSpec& spec, std::string name,
-                       std::vector<harness::CheckRecord> records) {
+StudentOutcome student(const contract::LabSpec& spec, std::string name,
+                       std::vector<contract::CheckRecord> records) {
   StudentOutcome o;
   o.student = std::move(name);
   o.status = "graded";
-  o.grade = harness::grade_lab(spec, std::move(records));
+  o.grade = contract::grade_lab(spec, std::move(records));
   return o;
 }
 
 class Leaderboard : public ::testing::Test {
  protected:
-  harness::LabSpec spec = race_spec();
+  contract::LabSpec spec = race_spec();
   std::vector<StudentOutcome> outcomes{
       student(spec, "bob",
-              {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.42),
-               share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.40)}),
+              {share_record("Sgemm.ShareAt4096", contract::Verdict::pass, 0.42),
+               share_record("Sgemm.ShareTall", contract::Verdict::pass, 0.40)}),
       student(spec, "<b>eve</b>",
-              {share_record("Sgemm.ShareAt4096", harness::Verdict::inconclusive, 0.99)}),
+              {share_record("Sgemm.ShareAt4096", contract::Verdict::inconclusive, 0.99)}),
       student(spec, "alice",
-              {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.848),
-               share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.854)}),
+              {share_record("Sgemm.ShareAt4096", contract::Verdict::pass, 0.848),
+               share_record("Sgemm.ShareTall", contract::Verdict::pass, 0.854)}),
       student(spec, "carol",
-              {share_record("Sgemm.ShareAt4096", harness::Verdict::pass, 0.42),
-               share_record("Sgemm.ShareTall", harness::Verdict::pass, 0.50)}),
+              {share_record("Sgemm.ShareAt4096", contract::Verdict::pass, 0.42),
+               share_record("Sgemm.ShareTall", contract::Verdict::pass, 0.50)}),
       StudentOutcome{"dave", "compile error", "kernel.cu(3): error", std::nullopt, ""},
   };
 };
@@ -95,9 +95,9 @@ TEST_F(Leaderboard, GradescopeEntriesNameValueOrder) {
 }
 
 TEST_F(Leaderboard, NoLeaderboardKeyWithoutLeaderboardChecks) {
-  const auto plain = harness::parse_spec(nlohmann::json::parse(R"({"lab": "lab1", "title": "t",
+  const auto plain = contract::parse_spec(nlohmann::json::parse(R"({"lab": "lab1", "title": "t",
     "checks": [{"id": "A.B", "kind": "speed", "title": "t", "points": 1}]})"),
-                                         "plain");
+                                          "plain");
   EXPECT_TRUE(gradescope_leaderboard(plain, outcomes[0]).empty());
   EXPECT_FALSE(gradescope_results(plain, outcomes[0]).contains("leaderboard"));
 }

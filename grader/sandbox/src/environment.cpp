@@ -1,6 +1,11 @@
 #include "environment.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <string_view>
+
+extern char** environ;  // the grader's own environment
 
 namespace sandbox {
 
@@ -19,6 +24,20 @@ std::vector<std::string> build_environment(
   }
   std::vector<std::string> entries;
   for (const auto& [name, value] : vars) entries.push_back(name + "=" + value);
+  return entries;
+}
+
+std::vector<std::string> inherited_environment(
+    const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::vector<std::string> entries;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string_view text = *entry;
+    const auto name = text.substr(0, text.find('='));
+    const bool replaced =
+        std::any_of(extra.begin(), extra.end(), [&](const auto& var) { return var.first == name; });
+    if (!replaced) entries.emplace_back(text);
+  }
+  for (const auto& [name, value] : extra) entries.push_back(name + "=" + value);
   return entries;
 }
 

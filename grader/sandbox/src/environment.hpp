@@ -1,4 +1,5 @@
-// The program's environment: cleared, then a few fixed variables, then the policy's.
+// The program's environment: cleared, then a few fixed variables, then the policy's (or, for a
+// student's own machine, the grader's own with the policy's on top).
 #pragma once
 
 #include <string>
@@ -15,6 +16,11 @@ inline constexpr const char* kSandboxPath =
 // replaces the earlier value).
 std::vector<std::string> build_environment(
     const std::string& home, const std::string& tmpdir,
+    const std::vector<std::pair<std::string, std::string>>& extra);
+
+// The grader's own environment ("NAME=value" entries) with `extra` on top (a name given again
+// replaces the inherited value).
+std::vector<std::string> inherited_environment(
     const std::vector<std::pair<std::string, std::string>>& extra);
 
 // The value of PATH in such an environment.

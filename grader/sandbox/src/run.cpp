@@ -62,6 +62,9 @@ FdPair make_socket_pair() {
 void check_policy(const Policy& policy, const std::vector<std::string>& argv) {
   if (argv.empty() || argv[0].empty()) throw SetupError("no program to run");
   if (!(policy.time_limit_s > 0)) throw SetupError("the time limit must be positive");
+  if (policy.isolate && policy.inherit_environment) {
+    throw SetupError("inherit_environment is only for programs run without isolation");
+  }
   if (policy.max_processes < 1) throw SetupError("max_processes must be at least 1");
   for (const auto& bind : policy.binds) {
     if (!bind.inside.is_absolute() || bind.inside == "/") {
@@ -160,7 +163,8 @@ void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
     }
   }
   if (home.empty()) home = isolated ? "/" : tmpdir;
-  const auto env = build_environment(home, tmpdir, policy.env);
+  const auto env = policy.inherit_environment ? inherited_environment(policy.env)
+                                              : build_environment(home, tmpdir, policy.env);
 
   BwrapLaunch launch;
   std::unique_ptr<UidLease> lease;
@@ -173,15 +177,16 @@ void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
     launch.root_without_caps = ::geteuid() == 0 && !launch.uid;
   }
   // After the lease: the group is emptied and removed before the uid goes to another sandbox.
-  const std::unique_ptr<RunCgroup> group = make_cgroup(policy);
+  const std::unique_ptr<RunCgroup> group = policy.resource_limits ? make_cgroup(policy) : nullptr;
 
   SpawnSpec spec;
   spec.env = env;
-  spec.file_size_limit = policy.max_output_bytes;
+  if (policy.resource_limits) spec.file_size_limit = policy.max_output_bytes;
   // RLIMIT_NPROC counts all processes of a uid: a cap per sandbox only with a uid per sandbox.
   // Without one, and without pids.max, it is still better than nothing for an ordinary user (it
   // does not apply to root).
-  if (lease || (::geteuid() != 0 && !(group && group->caps_processes()))) {
+  if (policy.resource_limits &&
+      (lease || (::geteuid() != 0 && !(group && group->caps_processes())))) {
     spec.process_limit = static_cast<std::uint64_t>(policy.max_processes);
   }
   if (group) spec.cgroup_procs = group->procs_file();

@@ -96,9 +96,10 @@ const char* step_words(int step) {
   }
 
   const rlimit no_core{0, 0};
-  const rlimit file_size{spec.file_size_limit, spec.file_size_limit};
-  if (::setrlimit(RLIMIT_CORE, &no_core) != 0 || ::setrlimit(RLIMIT_FSIZE, &file_size) != 0) {
-    fail_in_child(error_fd, kLimits);
+  if (::setrlimit(RLIMIT_CORE, &no_core) != 0) fail_in_child(error_fd, kLimits);
+  if (spec.file_size_limit) {
+    const rlimit file_size{*spec.file_size_limit, *spec.file_size_limit};
+    if (::setrlimit(RLIMIT_FSIZE, &file_size) != 0) fail_in_child(error_fd, kLimits);
   }
   if (spec.process_limit) {
     const rlimit processes{*spec.process_limit, *spec.process_limit};

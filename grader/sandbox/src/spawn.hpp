@@ -23,9 +23,9 @@ struct SpawnSpec {
   std::string workdir;            // chdir before exec; empty: stay
   // Every fd the child keeps; all others are closed at exec. 0, 1 and 2 must be among them.
   std::vector<FdMapping> fds;
-  std::string cgroup_procs;  // the child joins this cgroup first; empty: none
-  std::uint64_t file_size_limit = 0;          // RLIMIT_FSIZE
-  std::optional<std::uint64_t> process_limit;  // RLIMIT_NPROC
+  std::string cgroup_procs;                      // the child joins this cgroup first; empty: none
+  std::optional<std::uint64_t> file_size_limit;  // RLIMIT_FSIZE
+  std::optional<std::uint64_t> process_limit;    // RLIMIT_NPROC
 };
 
 struct Spawned {

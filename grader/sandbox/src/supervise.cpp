@@ -84,7 +84,15 @@ Supervised supervise(pid_t child, Clock::time_point start, Streams streams, cons
     for (const auto& p : polled) {
       if (p.revents == 0) continue;
       if (p.fd == streams.output.get()) {
-        read_some(streams.output, [&](std::string_view data) { output.append(data); });
+        read_some(streams.output, [&](std::string_view data) {
+          output.append(data);
+          if (!channel.on_output) return;
+          try {
+            channel.on_output(data);
+          } catch (...) {
+            stop(thrown_reason("Channel::on_output"));
+          }
+        });
       } else if (p.fd == streams.lines.get()) {
         read_some(streams.lines, [&](std::string_view data) {
           try {

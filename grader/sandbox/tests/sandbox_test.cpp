@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 
@@ -258,6 +259,76 @@ TEST_F(SandboxTest, AReadOnlyBindUnderTmpIsReadableByTheSandboxesUid) {
   const auto result = run(p, {"cat", (kit / "spec.json").string()});
   EXPECT_EQ(result.exit_code, 0) << describe(result) << ": " << result.output;
   EXPECT_NE(result.output.find("{}"), std::string::npos) << result.output;
+}
+
+// The policy of `labgrade run` on a student's machine: no isolation, the student's environment,
+// no resource limits (RLIMIT_NPROC would count all of the user's processes), output shown live.
+// No bubblewrap needed.
+Policy student_machine() {
+  Policy p;
+  p.isolate = false;
+  p.inherit_environment = true;
+  p.resource_limits = false;
+  p.time_limit_s = 20;
+  return p;
+}
+
+TEST(StudentMachine, TheProgramGetsTheCallersEnvironmentWithThePolicysOnTop) {
+  ::setenv("LABGRADE_TEST_INHERITED", "kept", 1);
+  ::setenv("LABGRADE_TEST_REPLACED", "old", 1);
+  auto p = student_machine();
+  p.env.emplace_back("LABGRADE_TEST_REPLACED", "new");
+  const auto result =
+      run(p, {"sh", "-c", "echo \"$LABGRADE_TEST_INHERITED $LABGRADE_TEST_REPLACED\""});
+  ::unsetenv("LABGRADE_TEST_INHERITED");
+  ::unsetenv("LABGRADE_TEST_REPLACED");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(result.output, "kept new\n");
+}
+
+// The lines of /proc/self/limits that name `what` ("Max processes"), of this process or from a
+// program's output.
+std::string limit_line(const std::string& limits, const std::string& what) {
+  const auto at = limits.find(what);
+  if (at == std::string::npos) return "";
+  return limits.substr(at, limits.find('\n', at) - at);
+}
+
+TEST(StudentMachine, NoLimitsButTime) {
+  std::ifstream own_file("/proc/self/limits");
+  const std::string own{std::istreambuf_iterator<char>(own_file), std::istreambuf_iterator<char>()};
+  const auto result = run(student_machine(), {"cat", "/proc/self/limits"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  for (const auto* what : {"Max processes", "Max file size"}) {
+    EXPECT_FALSE(limit_line(own, what).empty());
+    EXPECT_EQ(limit_line(result.output, what), limit_line(own, what));
+  }
+  EXPECT_EQ(result.memory_cap_bytes, 0u);
+
+  auto p = student_machine();
+  p.time_limit_s = 0.5;
+  EXPECT_TRUE(run(p, {"sleep", "30"}).timed_out);
+}
+
+TEST(StudentMachine, OutputIsShownAsItComesAndAlsoKept) {
+  auto p = student_machine();
+  p.max_output_bytes = 4;
+  std::string shown;
+  Channel channel;
+  channel.on_output = [&](std::string_view piece) { shown += piece; };
+  const auto result = run(p, {"sh", "-c", "echo first; sleep 0.1; echo second >&2"}, channel);
+  EXPECT_EQ(shown, "first\nsecond\n");
+  EXPECT_EQ(result.output, "firs");  // what is kept stays capped
+  EXPECT_TRUE(result.output_truncated);
+}
+
+TEST(StudentMachine, TheCallersEnvironmentNeverEntersAnIsolatedSandbox) {
+  auto p = student_machine();
+  p.isolate = true;
+  const auto result = run(p, {"true"});
+  EXPECT_TRUE(result.failed_to_start);
+  EXPECT_NE(result.output.find("only for programs run without isolation"), std::string::npos)
+      << result.output;
 }
 
 TEST_F(SandboxTest, ABadPolicyIsRefusedWithAReasonNotACrash) {

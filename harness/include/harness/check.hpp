@@ -13,10 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include "contract/grader_channel.hpp"
+#include "harness/contract.hpp"
 #include "harness/device_buffer.hpp"
-#include "harness/grader_channel.hpp"
-#include "harness/record.hpp"
-#include "harness/spec.hpp"
 
 namespace harness {
 
@@ -31,7 +30,7 @@ struct LabRun {
   std::optional<DeviceInfo> device;
   bool context_lost = false;  // a kernel fault made the CUDA context unusable
   // Set under the batch grader: records go through this channel instead of files.
-  std::optional<GraderChannel> channel;
+  std::optional<contract::GraderChannel> channel;
   // Where the kernels run, as records and reports name it: "cuda", or under the CPU emulation
   // (LABS_BACKEND=emulation) the emulator's description. Speed is not measured under emulation.
   std::string backend = "cuda";

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/record.hpp"
+#include "harness/contract.hpp"
 
 namespace harness {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "harness/record.hpp"
+#include "harness/contract.hpp"
 
 namespace harness {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/record.hpp"
+#include "harness/contract.hpp"
 
 namespace harness {
 

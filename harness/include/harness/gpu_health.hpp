@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "harness/record.hpp"
+#include "harness/contract.hpp"
 
 namespace harness {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/contract.hpp"
 #include "harness/occupancy.hpp"
-#include "harness/record.hpp"
 
 namespace harness {
 

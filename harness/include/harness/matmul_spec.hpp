@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/contract.hpp"
 #include "harness/matmul.hpp"
-#include "harness/spec.hpp"
 
 namespace harness {
 

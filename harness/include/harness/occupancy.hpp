@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "harness/record.hpp"
+#include "harness/contract.hpp"
 
 namespace harness {
 

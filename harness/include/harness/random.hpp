@@ -7,11 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "contract/seed.hpp"
+
 namespace harness {
 
-// The seed for this run: LAB_SEED from the environment or --seed (passed in), else a random one.
-// Throws std::invalid_argument when the given text is not a number.
-std::uint64_t choose_seed(std::optional<std::string_view> given);
+// The seed for this run: --seed (passed in), else LAB_SEED, else a random one
+// (contract/seed.hpp: labgrade chooses it by the same rule).
+using contract::choose_seed;
 
 // A seed for one case of one check, so cases are independent of the order they run in.
 std::uint64_t derive_seed(std::uint64_t run_seed, std::string_view check, std::string_view label);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "harness/check.hpp"
-#include "harness/record.hpp"
+#include "harness/contract.hpp"
 #include "harness/timing.hpp"
 
 namespace harness {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 
 namespace reports {
 
@@ -22,6 +22,6 @@ struct ReportContext {
 
 // The whole page. The result depends only on the arguments (no clock, no environment), so the same
 // grade renders to the same bytes. Every text from the grade and the context is HTML-escaped.
-std::string render_lab_report(const harness::LabGrade& grade, const ReportContext& context);
+std::string render_lab_report(const contract::LabGrade& grade, const ReportContext& context);
 
 }  // namespace reports

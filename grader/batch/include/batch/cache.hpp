@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
 namespace batch {
 
@@ -16,7 +16,7 @@ struct GradedOutcome {
   std::string status;        // "graded", "compile error", ...
   std::string message;       // one line for the gradebook
   std::string build_output;  // the compiler's messages (compile and link errors)
-  std::vector<harness::CheckRecord> records;
+  std::vector<contract::CheckRecord> records;
 };
 
 class ResultCache {

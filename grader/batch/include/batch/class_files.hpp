@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <vector>
 
+#include "contract/spec.hpp"
 #include "exports/outcome.hpp"
-#include "harness/spec.hpp"
 
 namespace batch {
 
-void write_class_files(const std::filesystem::path& out, const harness::LabSpec& spec,
+void write_class_files(const std::filesystem::path& out, const contract::LabSpec& spec,
                        const std::vector<exports::StudentOutcome>& students);
 
 }  // namespace batch

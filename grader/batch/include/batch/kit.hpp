@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/spec.hpp"
+#include "contract/spec.hpp"
 
 namespace batch {
 
@@ -35,7 +35,7 @@ struct Kit {
   std::vector<std::string> compile_flags;
   std::vector<std::string> link_flags;
   std::vector<std::filesystem::path> read_only;  // what the sandbox shows besides the submission
-  harness::LabSpec spec;
+  contract::LabSpec spec;
 };
 
 // Throws KitError naming the file and what is wrong (missing, not JSON, a field missing, a spec

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "contract/spec.hpp"
 #include "exports/outcome.hpp"
-#include "harness/spec.hpp"
 
 namespace batch {
 
@@ -21,6 +21,6 @@ void write_outcome_file(const std::filesystem::path& dir, const std::string& slu
 // nullopt when the file is missing or unreadable.
 std::optional<exports::StudentOutcome> read_outcome_file(const std::filesystem::path& dir,
                                                          const std::string& slug,
-                                                         const harness::LabSpec& spec);
+                                                         const contract::LabSpec& spec);
 
 }  // namespace batch

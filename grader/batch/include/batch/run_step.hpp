@@ -1,28 +1,34 @@
-// Runs a built lab program in the sandbox and decides, outside it, how each check ended. The
-// program gets a private channel (harness/grader_channel.hpp): a one-time message with a fresh
-// nonce and the secret seed, and a pipe for its records. Nothing it prints counts. A check that
-// crashes, hangs or ends the program is charged to the check that was running (the program says
-// which check starts before running it), and the checks after it run again in a new process.
+// Runs a built lab program and decides, outside it, how each check ended: `labgrade batch` in
+// the sandbox, and ctest's `labgrade run` on a student's machine (a policy without isolation or
+// limits), by the same verdict table (batch/verdict_table.hpp). The program gets a private channel
+// (contract/grader_channel.hpp): a one-time message with a fresh nonce and the seed, and a pipe
+// for its records. Nothing it prints or writes to files counts. A check that crashes, hangs or
+// ends the program is charged to the check that was running (the program says which check starts
+// before running it), and the checks after it run again in a new process.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-#include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "batch/kit.hpp"
-#include "harness/record.hpp"
+#include "batch/verdict_table.hpp"
+#include "contract/record.hpp"
+#include "contract/spec.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace batch {
 
 struct RunRequest {
-  std::string program;              // path of the lab program inside the sandbox
-  std::string launcher;             // the submission's launcher there (GPU kits), or ""
+  // The lab program (its path inside the sandbox) and the arguments it always gets, e.g. --spec
+  // and --launcher; run_checks adds --gtest_filter with the checks still to run.
+  std::vector<std::string> command;
   std::vector<std::string> checks;  // check ids, in spec order
-  int gpu = 0;                      // CUDA device number (CUDA_VISIBLE_DEVICES)
+  // CUDA device number (CUDA_VISIBLE_DEVICES is set from it); -1: the policy's environment's.
+  int gpu = -1;
   std::uint64_t seed = 0;
   double max_check_seconds = 0;  // 0: each check's own timeout_s from the spec
   // Tighter limits for some checks (from the reference solution's durations); never above the
@@ -39,22 +45,21 @@ struct RunRequest {
   bool gpu_expected = false;
   sandbox::Policy policy;  // binds, limits; the time limit is set here from the checks
   const std::atomic<bool>* interrupted = nullptr;
+  // If set: the program's output as it comes (`labgrade run` shows it to the student live).
+  std::function<void(std::string_view)> on_output;
 };
 
 struct RunOutcome {
-  std::vector<harness::CheckRecord> records;  // one per requested check, in the same order
-  std::vector<std::string> problems;          // what the grader noticed (foreign lines, ...)
-  int processes = 0;                          // how many times the program was started
+  std::vector<contract::CheckRecord> records;  // one per requested check, in the same order
+  std::vector<std::string> problems;           // what the grader noticed (foreign lines, ...)
+  int processes = 0;                           // how many times the program was started
   bool interrupted = false;
 };
 
-RunOutcome run_checks(const Kit& kit, const RunRequest& request);
+// `spec` gives the checks' time limits and the grader's records their titles.
+RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request);
 
 // A random 128-bit nonce as hex: every process gets its own.
 std::string fresh_nonce();
-
-// A record made by the grader for a check that produced none.
-harness::CheckRecord grader_record(const harness::LabSpec& spec, const std::string& check,
-                                   harness::Verdict verdict, std::string reason);
 
 }  // namespace batch

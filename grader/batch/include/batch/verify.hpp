@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
 namespace batch {
 
 // (check id, case name or "timing") -> digest of the exact output.
 using Attestation = std::map<std::pair<std::string, std::string>, std::string>;
 
-Attestation attestation_of(const std::vector<harness::CheckRecord>& reference_records);
+Attestation attestation_of(const std::vector<contract::CheckRecord>& reference_records);
 
 struct Verification {
   int verified = 0;                   // passing exact outputs whose digests matched
@@ -24,9 +24,9 @@ struct Verification {
 };
 
 Verification verify_records(const Attestation& attestation,
-                            const std::vector<harness::CheckRecord>& records);
+                            const std::vector<contract::CheckRecord>& records);
 
 // Replaces every record's verdict with an error that says why the results were not believed.
-void reject_records(std::vector<harness::CheckRecord>& records, const std::string& why);
+void reject_records(std::vector<contract::CheckRecord>& records, const std::string& why);
 
 }  // namespace batch

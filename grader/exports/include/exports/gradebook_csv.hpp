@@ -11,7 +11,7 @@
 
 namespace exports {
 
-std::string gradebook_csv(const harness::LabSpec& spec,
+std::string gradebook_csv(const contract::LabSpec& spec,
                           const std::vector<StudentOutcome>& outcomes);
 
 }  // namespace exports

@@ -14,7 +14,7 @@
 namespace exports {
 
 // The result depends only on the arguments: the same class renders to the same bytes.
-std::string gradebook_html(const harness::LabSpec& spec,
+std::string gradebook_html(const contract::LabSpec& spec,
                            const std::vector<StudentOutcome>& outcomes,
                            const std::string& generated_at);
 

@@ -12,6 +12,6 @@
 
 namespace exports {
 
-nlohmann::json gradescope_results(const harness::LabSpec& spec, const StudentOutcome& outcome);
+nlohmann::json gradescope_results(const contract::LabSpec& spec, const StudentOutcome& outcome);
 
 }  // namespace exports

@@ -12,6 +12,6 @@
 
 namespace exports {
 
-std::string junit_xml(const harness::LabSpec& spec, const std::vector<StudentOutcome>& outcomes);
+std::string junit_xml(const contract::LabSpec& spec, const std::vector<StudentOutcome>& outcomes);
 
 }  // namespace exports

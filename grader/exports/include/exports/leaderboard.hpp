@@ -16,12 +16,12 @@
 namespace exports {
 
 struct LeaderboardColumn {
-  const harness::CheckSpec* check = nullptr;
+  const contract::CheckSpec* check = nullptr;
   std::string name;  // the spec's "leaderboard" value, e.g. "% of cuBLAS FP32 at 4096^3"
 };
 
 // The spec's leaderboard checks, in spec order; the first is the one the class page ranks by.
-std::vector<LeaderboardColumn> leaderboard_columns(const harness::LabSpec& spec);
+std::vector<LeaderboardColumn> leaderboard_columns(const contract::LabSpec& spec);
 
 // The student's measured share of the reference for one check (0.85 for 85%), if any.
 std::optional<double> leaderboard_share(const StudentOutcome& outcome, std::string_view check_id);
@@ -29,7 +29,7 @@ std::optional<double> leaderboard_share(const StudentOutcome& outcome, std::stri
 // Gradescope's leaderboard entries: one per column, named as the column, the value the share as
 // a percentage with one decimal (0 when not measured), higher is better ("desc"). Empty when the
 // spec has no leaderboard checks.
-nlohmann::json gradescope_leaderboard(const harness::LabSpec& spec, const StudentOutcome& outcome);
+nlohmann::json gradescope_leaderboard(const contract::LabSpec& spec, const StudentOutcome& outcome);
 
 struct LeaderboardRow {
   const StudentOutcome* outcome = nullptr;
@@ -39,12 +39,12 @@ struct LeaderboardRow {
 
 // Every student, best first by the first column's share (ties: the mean of the other columns, then
 // the name); students without a share there come last, unranked, in name order.
-std::vector<LeaderboardRow> rank_class(const harness::LabSpec& spec,
+std::vector<LeaderboardRow> rank_class(const contract::LabSpec& spec,
                                        const std::vector<StudentOutcome>& outcomes);
 
 // The class page: one self-contained HTML page (inline CSS, no scripts, no requests), every text
 // HTML-escaped. Same arguments, same bytes.
-std::string leaderboard_html(const harness::LabSpec& spec,
+std::string leaderboard_html(const contract::LabSpec& spec,
                              const std::vector<StudentOutcome>& outcomes,
                              const std::string& generated_at);
 

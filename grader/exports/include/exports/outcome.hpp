@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 
 namespace exports {
 
@@ -16,7 +16,7 @@ struct StudentOutcome {
   std::string student;  // folder name: untrusted text (spaces, unicode, quotes, markup)
   std::string status;   // "graded", "compile error", "timed out", ... (free text, one line)
   std::string message;  // details, e.g. the compiler's message (untrusted, may be long)
-  std::optional<harness::LabGrade> grade;  // absent when nothing could be run
+  std::optional<contract::LabGrade> grade;  // absent when nothing could be run
   std::string report_path;  // the student's HTML report, relative to the gradebook (may be empty)
 };
 
@@ -26,16 +26,16 @@ inline constexpr std::string_view kGradedStatus = "graded";
 // The grade of one check of the spec, found by id (not by position, so a grade computed against a
 // spec with other checks cannot shift points between columns). Null when the student has no grade
 // or the grade has no such check.
-const harness::CheckGrade* find_check(const StudentOutcome& outcome, std::string_view check_id);
+const contract::CheckGrade* find_check(const StudentOutcome& outcome, std::string_view check_id);
 
 // Points earned for a check; 0 when the check is absent.
 double check_points(const StudentOutcome& outcome, std::string_view check_id);
 
 // The check's verdict; not_run when the check is absent.
-harness::Verdict check_verdict(const StudentOutcome& outcome, std::string_view check_id);
+contract::Verdict check_verdict(const StudentOutcome& outcome, std::string_view check_id);
 
 // The student's total: the sum of the points of the spec's checks (0 without a grade).
-double total_points(const harness::LabSpec& spec, const StudentOutcome& outcome);
+double total_points(const contract::LabSpec& spec, const StudentOutcome& outcome);
 
 // True when the outcome needs an instructor's look: not graded, or graded with problems.
 bool has_problems(const StudentOutcome& outcome);

@@ -19,7 +19,7 @@ struct ClassSummary {
   double median = 0;
 };
 
-ClassSummary summarize(const harness::LabSpec& spec, std::span<const StudentOutcome> outcomes);
+ClassSummary summarize(const contract::LabSpec& spec, std::span<const StudentOutcome> outcomes);
 
 // Mean and median of a list; 0 for an empty one.
 double mean_of(std::span<const double> values);
@@ -38,7 +38,7 @@ std::vector<HistogramBin> score_histogram(std::span<const double> scores, double
 
 // How one check of the spec went across the class.
 struct CheckStats {
-  const harness::CheckSpec* check = nullptr;
+  const contract::CheckSpec* check = nullptr;
   std::size_t passed = 0;
   std::size_t failed = 0;    // verdict fail (partial credit possible)
   std::size_t other = 0;     // error, inconclusive, not measured, skipped
@@ -46,7 +46,7 @@ struct CheckStats {
   double mean_points = 0;    // over every student
   double pass_rate() const;  // passed / students, 0 without students
 };
-std::vector<CheckStats> check_stats(const harness::LabSpec& spec,
+std::vector<CheckStats> check_stats(const contract::LabSpec& spec,
                                     std::span<const StudentOutcome> outcomes);
 
 }  // namespace exports

@@ -1,4 +1,6 @@
-// Runs untrusted programs (a student's nvcc compile, a student's lab program) for batch grading.
+// Runs untrusted programs (a student's nvcc compile, a student's lab program) for batch grading,
+// and, with a policy that contains nothing (no isolation, no resource limits, the caller's
+// environment), the lab program of ctest's `labgrade run` on a student's own machine.
 //
 // With isolation (the default) the program runs under bubblewrap: no network (its own network
 // namespace), its own pid, ipc and uts namespaces, a fresh /proc, a minimal /dev (plus the NVIDIA
@@ -79,6 +81,16 @@ struct Policy {
   // The environment is cleared; PATH (CUDA's bin first), HOME (the workdir), LANG=C.UTF-8 and
   // TMPDIR are set, then these (which may replace them).
   std::vector<std::pair<std::string, std::string>> env;
+
+  // For a student's own machine (`labgrade run` under ctest), where the program is the student's
+  // own build and nothing is being contained, only watched:
+  // true: the program gets the grader's environment (CUDA_VISIBLE_DEVICES, LAB_SEED, ...) with
+  // `env` on top, instead of a cleared one. Only without isolation (it would leak host paths in).
+  bool inherit_environment = false;
+  // false: no memory cgroup, no RLIMIT_NPROC and no RLIMIT_FSIZE; the time limit, should_stop and
+  // the caps on what the grader keeps still apply. RLIMIT_NPROC counts every process of the user,
+  // and a file size cap would stop the CUDA driver's cache, so a student's machine needs neither.
+  bool resource_limits = true;
 };
 
 // Private pipes between the grader and the program, away from its stdout.
@@ -90,6 +102,9 @@ struct Channel {
   std::function<void(std::string_view line)> on_line;
   // If set: called about every 10 ms; returning a reason kills the run (Result::stopped).
   std::function<std::optional<std::string>()> should_stop;
+  // If set: each piece of stdout and stderr as it is read, all of it (max_output_bytes caps only
+  // what Result::output keeps), e.g. to show the output while the program runs.
+  std::function<void(std::string_view piece)> on_output;
 };
 
 struct Result {

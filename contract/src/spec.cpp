@@ -1,11 +1,11 @@
-#include "harness/spec.hpp"
+#include "contract/spec.hpp"
 
 #include <algorithm>
 
 #include <fstream>
 #include <set>
 
-namespace harness {
+namespace contract {
 namespace {
 
 using nlohmann::json;
@@ -243,4 +243,4 @@ LabSpec load_spec(const std::filesystem::path& file) {
   return parse_spec(document, file.string());
 }
 
-}  // namespace harness
+}  // namespace contract

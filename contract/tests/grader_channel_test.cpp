@@ -1,4 +1,4 @@
-#include "harness/grader_channel.hpp"
+#include "contract/grader_channel.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace harness {
+namespace contract {
 namespace {
 
 // A pipe whose read end the harness opens as the grader's message, as labgrade batch sets it up.
@@ -78,4 +78,4 @@ TEST(GraderChannel, ReadsTheMessageOnceAndAStolenMessageIsAnError) {
 }
 
 }  // namespace
-}  // namespace harness
+}  // namespace contract

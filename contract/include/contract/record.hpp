@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace harness {
+namespace contract {
 
 inline constexpr int kRecordSchema = 1;
 
@@ -224,4 +224,4 @@ std::string format_value(float value);
 // The current time as ISO 8601 UTC, e.g. "2026-11-22T10:15:00Z".
 std::string utc_timestamp();
 
-}  // namespace harness
+}  // namespace contract

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/record.hpp"
-#include "harness/spec.hpp"
+#include "contract/record.hpp"
+#include "contract/spec.hpp"
 
-namespace harness {
+namespace contract {
 
 struct CheckGrade {
   const CheckSpec* spec = nullptr;
@@ -22,11 +22,11 @@ struct CheckGrade {
 struct LabGrade {
   std::string lab;
   std::string title;
-  std::vector<CheckGrade> checks;  // in spec order
-  double points = 0;               // everything earned, bonus included: may exceed max_points
-  double max_points = 0;           // the base total (bonus checks not included)
-  double bonus_points = 0;         // the part of `points` that bonus checks earned
-  double bonus_max_points = 0;     // what the bonus checks could add
+  std::vector<CheckGrade> checks;     // in spec order
+  double points = 0;                  // everything earned, bonus included: may exceed max_points
+  double max_points = 0;              // the base total (bonus checks not included)
+  double bonus_points = 0;            // the part of `points` that bonus checks earned
+  double bonus_max_points = 0;        // what the bonus checks could add
   std::vector<std::string> problems;  // records that were unreadable or belong to no check
 };
 
@@ -47,4 +47,4 @@ std::string format_score(const LabGrade& grade);
 LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
                    std::vector<std::string> problems = {});
 
-}  // namespace harness
+}  // namespace contract

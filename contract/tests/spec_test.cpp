@@ -1,4 +1,4 @@
-#include "harness/spec.hpp"
+#include "contract/spec.hpp"
 
 #include <filesystem>
 #include <string>
@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace harness {
+namespace contract {
 namespace {
 
 using nlohmann::json;
@@ -221,4 +221,4 @@ TEST(Spec, EveryShippedLabSpecLoads) {
 }
 
 }  // namespace
-}  // namespace harness
+}  // namespace contract

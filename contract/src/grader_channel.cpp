@@ -1,4 +1,4 @@
-#include "harness/grader_channel.hpp"
+#include "contract/grader_channel.hpp"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace harness {
+namespace contract {
 namespace {
 
 using nlohmann::json;
@@ -138,4 +138,4 @@ void GraderChannel::send_line(const std::string& line) const {
   }
 }
 
-}  // namespace harness
+}  // namespace contract

@@ -1,4 +1,4 @@
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-namespace harness {
+namespace contract {
 namespace {
 
 using nlohmann::json;
@@ -464,4 +464,4 @@ std::string utc_timestamp() {
   return text.data();
 }
 
-}  // namespace harness
+}  // namespace contract

@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
-namespace harness {
+namespace contract {
 
 inline constexpr const char* kGraderChannelVariable = "LAB_GRADER_CHANNEL";
 
@@ -60,4 +60,4 @@ class GraderChannel {
   GraderMessage message_;
 };
 
-}  // namespace harness
+}  // namespace contract

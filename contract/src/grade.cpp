@@ -1,11 +1,11 @@
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-namespace harness {
+namespace contract {
 
 double points_for(const CheckSpec& check, Verdict verdict, double fraction) {
   switch (verdict) {
@@ -78,4 +78,4 @@ LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
   return grade;
 }
 
-}  // namespace harness
+}  // namespace contract

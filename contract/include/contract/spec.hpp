@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace harness {
+namespace contract {
 
 struct SpecError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -84,4 +84,4 @@ LabSpec parse_spec(const nlohmann::json& document, const std::string& source);
 std::vector<std::string> apply_overrides(LabSpec& spec, std::string_view key);
 LabSpec load_spec(const std::filesystem::path& file);
 
-}  // namespace harness
+}  // namespace contract

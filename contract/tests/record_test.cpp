@@ -1,4 +1,4 @@
-#include "harness/record.hpp"
+#include "contract/record.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace harness {
+namespace contract {
 namespace {
 
 std::filesystem::path fresh_dir(const std::string& name) {
@@ -124,4 +124,4 @@ TEST(Record, TimestampIsIsoUtc) {
 }
 
 }  // namespace
-}  // namespace harness
+}  // namespace contract

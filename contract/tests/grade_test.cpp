@@ -1,10 +1,10 @@
-#include "harness/grade.hpp"
+#include "contract/grade.hpp"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-namespace harness {
+namespace contract {
 namespace {
 
 LabSpec spec() {
@@ -68,9 +68,9 @@ TEST(Grade, RecordsOfOtherLabsOrUnknownChecksAreProblemsNotPoints) {
 }
 
 }  // namespace
-}  // namespace harness
+}  // namespace contract
 
-namespace harness {
+namespace contract {
 namespace {
 
 TEST(FormatPoints, AtMostTwoDecimalsAndNoTrailingZeros) {
@@ -82,4 +82,4 @@ TEST(FormatPoints, AtMostTwoDecimalsAndNoTrailingZeros) {
 }
 
 }  // namespace
-}  // namespace harness
+}  // namespace contract

@@ -1,0 +1,20 @@
+// The exit statuses of a lab program (harness/src/lab_main.cu), which labgrade reads
+// (grader/batch/src/run_step.cpp: `labgrade run` for ctest and `labgrade batch` alike). ctest
+// shows 77 as "skipped" (SKIP_RETURN_CODE 77 in cmake/AddLab.cmake, which cannot include this).
+//
+// What each status claims about the records the program sent (labgrade holds it to the claim):
+//   pass       no check failed (pass, not_attempted, skipped or not_measured records only);
+//   fail       at least one check failed (fail, error, inconclusive or not_run);
+//   bad_setup  no check ran: bad arguments, a bad spec, or tests and spec that disagree;
+//   skipped    nothing was judged: no GPU (every check skipped), or under the CPU emulation only
+//              speed checks were selected (every check not measured).
+#pragma once
+
+namespace contract::exit_status {
+
+inline constexpr int pass = 0;
+inline constexpr int fail = 1;
+inline constexpr int bad_setup = 2;
+inline constexpr int skipped = 77;
+
+}  // namespace contract::exit_status
