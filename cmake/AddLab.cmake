@@ -4,8 +4,9 @@
 # sizes, thresholds) and tests/*.cu (the checks, one LAB_CHECK per spec entry). add_lab makes
 #   - target labN (EXCLUDE_FROM_ALL: `make labN` builds just that lab) from the kernel, the tests
 #     and the harness; the kernel comes from solutions/<folder>/ when LABS_USE_SOLUTIONS is ON;
-#   - one ctest test per spec check (labN.Suite.Name, labels labN and the check's kind), run
-#     through `labgrade run`; skipped with "not built: run make labN" until the lab is built;
+#   - labN.run (`labgrade run`: every check in one run of the lab program) and one ctest test per
+#     spec check (labN.Suite.Name, labels labN and the check's kind: `labgrade verdict`, its part
+#     of the output and its verdict); skipped with "not built: run make labN" until it is built;
 #   - labN.setup (clears old results) and labN.report (renders build/reports/labN.html) as the
 #     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report.
 set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
@@ -157,18 +158,27 @@ function(add_lab folder)
   add_test(NAME ${lab}.setup COMMAND "${CMAKE_COMMAND}" -E rm -rf "${results}")
   set_tests_properties(${lab}.setup PROPERTIES FIXTURES_SETUP ${lab} LABELS "${lab}")
 
-  foreach(id kind timeout IN ZIP_LISTS ids kinds timeouts)
-    add_test(NAME ${lab}.${id}
-             COMMAND ${runner} check "${spec}" "${results}" "${id}" "${timeout}")
-    math(EXPR ctest_timeout "${timeout} + 30" OUTPUT_FORMAT DECIMAL)
-    # labgrade run exits 77 for a check not judged (skipped, not measured, not attempted: the
+  # One run of the lab program for all its checks (a process, its CUDA contexts and the student's
+  # launcher start once), then one test per check that shows its part and its verdict. Selecting
+  # one check (ctest -R) still runs them all, through the fixture.
+  set(run_timeout 60)
+  foreach(timeout IN LISTS timeouts)
+    math(EXPR run_timeout "${run_timeout} + ${timeout}" OUTPUT_FORMAT DECIMAL)
+  endforeach()
+  add_test(NAME ${lab}.run COMMAND ${runner} run "${spec}" "${results}")
+  set_tests_properties(${lab}.run PROPERTIES
+    LABELS "${lab}" FIXTURES_REQUIRED ${lab} FIXTURES_SETUP ${lab}_run SKIP_RETURN_CODE 77
+    TIMEOUT ${run_timeout})
+  labs_gpu_test(${lab}.run)
+  foreach(id kind IN ZIP_LISTS ids kinds)
+    add_test(NAME ${lab}.${id} COMMAND ${runner} verdict "${results}" "${id}")
+    # labgrade verdict exits 77 for a check not judged (skipped, not measured, not attempted: the
     # verdict table in grader/batch/verdict_table.hpp; contract/exit_status.hpp's `skipped`).
     set_tests_properties(${lab}.${id} PROPERTIES
       LABELS "${lab};${kind}"
-      FIXTURES_REQUIRED ${lab}
+      FIXTURES_REQUIRED "${lab};${lab}_run"
       SKIP_RETURN_CODE 77
-      TIMEOUT ${ctest_timeout})
-    labs_gpu_test(${lab}.${id})
+      TIMEOUT 30)
   endforeach()
 
   add_test(NAME ${lab}.report

@@ -1,8 +1,12 @@
 #!/bin/sh
 # ctest's entry point for a lab's checks and report. A lab that is not built yet is skipped
 # (exit 77) with a note the end-of-run summary prints; otherwise labgrade does the work.
-#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR check  SPEC RESULTS CHECK TIMEOUT
-#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR report SPEC RESULTS REPORT KERNEL_LABEL HANDOUT
+#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR run     SPEC RESULTS
+#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR verdict RESULTS CHECK
+#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR check   SPEC RESULTS CHECK TIMEOUT
+#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR report  SPEC RESULTS REPORT KERNEL_LABEL HANDOUT
+# `run` runs every check in one run of the lab program (labN.run) and `verdict` shows one check's
+# part of it (labN.<Check>); `check` runs one check alone.
 exe=$1 labgrade=$2 lab=$3 summary_dir=$4 mode=$5
 shift 5
 if [ ! -x "$exe" ] || [ ! -x "$labgrade" ]; then
@@ -11,6 +15,13 @@ if [ ! -x "$exe" ] || [ ! -x "$labgrade" ]; then
   exit 77
 fi
 case $mode in
+  run)
+    . "$(dirname "$0")/ctest_gpu.sh"
+    exec "$labgrade" run --spec "$1" --results "$2" -- "$exe" --spec "$1"
+    ;;
+  verdict)
+    exec "$labgrade" verdict --results "$1" --check "$2"
+    ;;
   check)
     . "$(dirname "$0")/ctest_gpu.sh"
     # labgrade runs the lab program as labgrade batch does (the record comes back over the grader

@@ -39,12 +39,19 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   run_cmd->add_option("--results", run.results_dir, "Folder of result records")->required();
-  run_cmd->add_option("--check", run.check, "The check id, e.g. CopyMatrix.Correctness")
-      ->required();
+  run_cmd->add_option("--check", run.check,
+                      "The check id, e.g. CopyMatrix.Correctness (default: every check, in one "
+                      "run of the program)");
   run_cmd->add_option("--timeout", run.timeout_s, "Seconds before the check is stopped")
       ->check(CLI::PositiveNumber);
   run_cmd->add_option("command", run.command, "The lab program and its arguments (after --)")
       ->required();
+
+  grader::VerdictOptions verdict;
+  auto* verdict_cmd = app.add_subcommand(
+      "verdict", "Show one check's output and verdict from a `labgrade run` of every check");
+  verdict_cmd->add_option("--results", verdict.results_dir, "Folder of result records")->required();
+  verdict_cmd->add_option("--check", verdict.check, "The check id")->required();
 
   std::vector<std::string> timing_dirs;
   auto* timings_cmd = app.add_subcommand(
@@ -100,6 +107,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (*report_cmd) return grader::report_command(report);
   if (*run_cmd) return grader::run_check_command(run);
+  if (*verdict_cmd) return grader::verdict_command(verdict);
   if (*timings_cmd) return grader::timings_command(timing_dirs);
   if (shard.chosen()) return shard.run();
   if (*batch_cmd) {

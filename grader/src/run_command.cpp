@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
@@ -51,6 +53,16 @@ void show_output(std::string_view piece) {
   std::fflush(stdout);
 }
 
+// The lines of `output` from the start of `check` ("[ RUN      ] Suite.Name") up to the start of
+// the next check: what the student reads under that check's test.
+std::string output_of(const std::string& output, const std::string& check) {
+  const std::string marker = "[ RUN      ] ";
+  const auto begin = output.find(marker + check + "\n");
+  if (begin == std::string::npos) return "";
+  const auto next = output.find("\n" + marker, begin + marker.size());
+  return output.substr(begin, next == std::string::npos ? std::string::npos : next + 1 - begin);
+}
+
 }  // namespace
 
 int run_check_command(const RunOptions& options) {
@@ -61,8 +73,12 @@ int run_check_command(const RunOptions& options) {
     std::fprintf(stderr, "labgrade run: %s\n", error.what());
     return exit_status::bad_setup;
   }
-  const auto* check = spec.find(options.check);
-  if (!check) {
+  std::vector<std::string> checks;
+  if (options.check.empty()) {
+    for (const auto& check : spec.checks) checks.push_back(check.id);
+  } else if (spec.find(options.check)) {
+    checks.push_back(options.check);
+  } else {
     std::fprintf(stderr, "labgrade run: %s has no check '%s'\n", options.spec.c_str(),
                  options.check.c_str());
     return exit_status::bad_setup;
@@ -80,36 +96,76 @@ int run_check_command(const RunOptions& options) {
     return exit_status::bad_setup;
   }
   // A record left from an earlier run must never stand for this one, whatever happens below.
-  std::error_code ignored;
-  std::filesystem::remove(contract::record_path(options.results_dir, check->id), ignored);
+  for (const auto& id : checks) {
+    std::error_code ignored;
+    std::filesystem::remove(contract::record_path(options.results_dir, id), ignored);
+    std::filesystem::remove(output_path(options.results_dir, id), ignored);
+  }
 
   request.command = options.command;
-  request.checks = {check->id};
-  request.max_check_seconds = options.timeout_s;
+  request.checks = checks;
+  // One check: the limit given; all of them: each its spec's own.
+  request.max_check_seconds = options.check.empty() ? 0 : options.timeout_s;
   request.startup_seconds = kStartupSeconds;
   request.policy = student_machine_policy();
   request.interrupted = &g_interrupted;
-  request.on_output = show_output;
+  std::string output;
+  request.on_output = [&output](std::string_view piece) {
+    show_output(piece);
+    output.append(piece);
+  };
   std::signal(SIGINT, on_run_interrupted);
   std::signal(SIGTERM, on_run_interrupted);
 
   std::fflush(stdout);
   auto outcome = batch::run_checks(spec, request);
   if (outcome.interrupted || outcome.records.empty()) {
-    std::fprintf(stderr, "labgrade run: %s: interrupted\n", check->id.c_str());
+    std::fprintf(stderr, "labgrade run: interrupted\n");
     return kInterrupted;
   }
-  auto& record = outcome.records.front();
+  int status = exit_status::pass;
+  for (auto& record : outcome.records) {
+    for (const auto& problem : outcome.problems) record.notes.push_back("labgrade: " + problem);
+    try {
+      contract::write_record(options.results_dir, record);
+      std::ofstream(output_path(options.results_dir, record.check))
+          << output_of(output, record.check);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "labgrade run: cannot write the record: %s\n", error.what());
+      return exit_status::fail;
+    }
+    std::printf("%s: %s: %s\n", record.check.c_str(),
+                std::string(contract::verdict_words(record.verdict)).c_str(),
+                record.reason.c_str());
+    status = batch::ctest_status(record.verdict);
+  }
   for (const auto& problem : outcome.problems) {
-    record.notes.push_back("labgrade: " + problem);
     std::fprintf(stderr, "labgrade run: %s\n", problem.c_str());
   }
+  // One check: its verdict, for ctest. All of them: the run itself went through; each check's
+  // own test (labgrade verdict) says how it went.
+  return options.check.empty() ? exit_status::pass : status;
+}
+
+std::filesystem::path output_path(const std::filesystem::path& results_dir,
+                                  const std::string& check) {
+  return results_dir / (check + ".log");
+}
+
+int verdict_command(const VerdictOptions& options) {
+  contract::CheckRecord record;
   try {
-    contract::write_record(options.results_dir, record);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "labgrade run: cannot write the record: %s\n", error.what());
+    record = contract::read_record(contract::record_path(options.results_dir, options.check));
+  } catch (const std::exception&) {
+    std::printf(
+        "%s: no result: the lab program's run did not reach this check (see the test "
+        "labN.run)\n",
+        options.check.c_str());
     return exit_status::fail;
   }
+  std::ifstream log(output_path(options.results_dir, options.check));
+  std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  std::fwrite(text.data(), 1, text.size(), stdout);
   std::printf("%s: %s: %s\n", record.check.c_str(),
               std::string(contract::verdict_words(record.verdict)).c_str(), record.reason.c_str());
   return batch::ctest_status(record.verdict);

@@ -6,6 +6,7 @@
 // report`; the exit status is what ctest sees (0 passed, 1 failed, 77 not judged: skipped).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,24 @@ namespace grader {
 struct RunOptions {
   std::string spec;
   std::string results_dir;
-  std::string check;
+  std::string check;  // empty: every check of the spec, in one run of the program
   double timeout_s = 120;
   // The lab program and its arguments; labgrade adds --gtest_filter=<check>.
   std::vector<std::string> command;
 };
 
 int run_check_command(const RunOptions& options);
+
+// `labgrade verdict`: one check's test when `labgrade run` ran them all (ctest's labN.run): the
+// check's part of the program's output and its record's verdict, as a ctest status.
+struct VerdictOptions {
+  std::string results_dir;
+  std::string check;
+};
+int verdict_command(const VerdictOptions& options);
+
+// Where `labgrade run` keeps a check's part of the program's output.
+std::filesystem::path output_path(const std::filesystem::path& results_dir,
+                                  const std::string& check);
 
 }  // namespace grader

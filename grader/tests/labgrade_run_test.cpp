@@ -229,3 +229,60 @@ TEST(LabgradeRun, ABadSetupIsAnErrorWithTheProgramsWords) {
 }
 
 }  // namespace
+
+namespace {
+
+// ctest's labN.run: without --check every check of the spec runs in one run of the program, and
+// each check's record and its part of the output are kept for `labgrade verdict`.
+grader_test::Result run_all(const RunFixture& f, const std::string& body) {
+  const auto program = f.dir / "fake_lab.sh";
+  write_file(program, "#!/bin/sh\n" + std::string(kChannel) + body + "\n", true);
+  return run_shell(std::string(LABGRADE_PATH) + " run --spec " + f.spec.string() + " --results " +
+                   f.results.string() + " -- " + program.string());
+}
+
+grader_test::Result verdict_of(const RunFixture& f) {
+  return run_shell(std::string(LABGRADE_PATH) + " verdict --results " + f.results.string() +
+                   " --check Fake.Correctness");
+}
+
+}  // namespace
+
+TEST(LabgradeRunAll, EachCheckGetsItsOwnOutputAndVerdict) {
+  const auto f = make_fixture("all-fail");
+  const auto r = run_all(f,
+                         "echo 'lab1: seed 1'; echo '[ RUN      ] Fake.Correctness'; "
+                         "echo 'case 32x32: (row 0, col 1): expected 1, got 2'; started; "
+                         "record fail 'the copy is wrong'; exit 1");
+  // The run went through: its own test passes; the check's test says how the check went.
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const auto v = verdict_of(f);
+  EXPECT_EQ(v.exit_code, 1) << v.output;
+  EXPECT_NE(v.output.find("(row 0, col 1): expected 1, got 2"), std::string::npos) << v.output;
+  EXPECT_NE(v.output.find("Fake.Correctness: fail: the copy is wrong"), std::string::npos)
+      << v.output;
+  EXPECT_EQ(v.output.find("lab1: seed 1"), std::string::npos) << "not the check's part";
+}
+
+TEST(LabgradeRunAll, ACheckTheRunNeverReachedFails) {
+  const auto f = make_fixture("all-none");
+  EXPECT_EQ(run_all(f, "exit 0").exit_code, 0);
+  const auto v = verdict_of(f);
+  EXPECT_EQ(v.exit_code, 1) << v.output;
+  EXPECT_NE(v.output.find("Fake.Correctness: fail"), std::string::npos) << v.output;
+}
+
+TEST(LabgradeRunAll, AVerdictWithoutARunIsAFailureThatSaysSo) {
+  const auto f = make_fixture("all-missing");
+  const auto v = verdict_of(f);
+  EXPECT_EQ(v.exit_code, 1) << v.output;
+  EXPECT_NE(v.output.find("no result"), std::string::npos) << v.output;
+}
+
+TEST(LabgradeRunAll, SkippedIsSkippedForCtest) {
+  const auto f = make_fixture("all-skip");
+  run_all(f, "started; record skipped 'no usable CUDA device'; exit 77");
+  const auto v = verdict_of(f);
+  EXPECT_EQ(v.exit_code, 77) << v.output;
+  EXPECT_NE(v.output.find("no usable CUDA device"), std::string::npos) << v.output;
+}
