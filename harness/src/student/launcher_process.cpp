@@ -145,16 +145,18 @@ std::string LauncherProcess::why_gone() {
     const pid_t done = ::waitpid(pid_, &status, WNOHANG);
     if (done == pid_) {
       pid_ = -1;
-      if (WIFEXITED(status)) return fmt::format("it exited with status {}", WEXITSTATUS(status));
-      if (WIFSIGNALED(status)) {
-        const int signal = WTERMSIG(status);
-        if (signal == SIGSEGV) {
-          return "it crashed (segmentation fault: host code read memory it does not own, "
-                 "perhaps a device pointer)";
-        }
-        if (signal == SIGXFSZ) return "it printed more than 8 MiB and was stopped";
-        return fmt::format("it was killed by signal {} ({})", signal, ::strsignal(signal));
+      // bubblewrap reports its child's death by signal N as its own exit status 128 + N.
+      const bool killed =
+          WIFSIGNALED(status) || (sandboxed_ && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
+                                  WEXITSTATUS(status) < 128 + NSIG);
+      if (!killed) return fmt::format("it exited with status {}", WEXITSTATUS(status));
+      const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
+      if (signal == SIGSEGV) {
+        return "it crashed (segmentation fault: host code read memory it does not own, "
+               "perhaps a device pointer)";
       }
+      if (signal == SIGXFSZ) return "it printed more than 8 MiB and was stopped";
+      return fmt::format("it was killed by signal {} ({})", signal, ::strsignal(signal));
     }
     ::usleep(2000);
   }
