@@ -5,9 +5,11 @@
 
 OUT is the folder `labgrade batch lab6 examples/lab6-class/submissions OUT` wrote. Checked:
 every entry has a gradebook row with the expected status; its points lie in the expected range
-(only when the checks actually ran on a GPU: without one every check is skipped and earns 0, which
-is checked instead); no hostile entry's "succeeded" line appears anywhere in its outputs; no file
-a hostile entry tried to create exists. Exit 0 when all hold, 1 with one line per difference.
+(on a GPU); under the CPU emulation (its speed checks say "not measured") the speed checks earn 0
+and the rest lies in the range less the speed points, since nothing else may differ; without a GPU
+or the emulation every check is skipped and earns 0, which is checked instead; no hostile entry's
+"succeeded" line appears anywhere in its outputs; no file a hostile entry tried to create exists.
+Exit 0 when all hold, 1 with one line per difference.
 """
 import argparse
 import csv
@@ -73,8 +75,15 @@ def main() -> int:
     def student_dir_of(row):
         return args.out / pathlib.Path(row["report"]).parent if row.get("report") else None
 
-    # Without a GPU nothing can pass: then every graded entry must have 0 points instead.
-    on_gpu = any("pass" in verdicts(d) for d in map(student_dir_of, rows.values()) if d)
+    # Without a GPU nothing can pass: then every graded entry must have 0 points instead. Under
+    # the emulation the speed checks are not measured: they earn 0 and nothing else may differ.
+    seen = [verdicts(d) for d in map(student_dir_of, rows.values()) if d]
+    on_gpu = any("pass" in v for v in seen)
+    emulated = any("not_measured" in v for v in seen)
+    spec_file = here.parent.parent / "labs" / "lab6-tiled-matmul" / "spec.json"
+    speed_checks = {c["id"]: c.get("points", 0) for c in json.loads(spec_file.read_text())["checks"]
+                    if c.get("kind") == "speed" and not c.get("bonus")}
+    speed_points = sum(speed_checks.values())
     problems = []
     for entry, want in expected.items():
         name = gradebook_name(entry)
@@ -87,7 +96,14 @@ def main() -> int:
         points = float(row["total"] or 0)
         student_dir = student_dir_of(row)
         low, high = want.get("min_points", 0), want.get("max_points", 0)
-        if on_gpu and not low <= points <= high:
+        if on_gpu and emulated:
+            earned = [c for c in speed_checks if float(row.get(c) or 0) != 0]
+            if earned:
+                problems.append(f"{entry}: speed points under the emulation ({', '.join(earned)})")
+            if not max(0, low - speed_points) <= points <= high:
+                problems.append(f"{entry}: {points:g} points, expected {max(0, low - speed_points)}"
+                                f" to {high} under the emulation ({low} to {high} on a GPU)")
+        elif on_gpu and not low <= points <= high:
             problems.append(f"{entry}: {points:g} points, expected {low} to {high}")
         if not on_gpu and points != 0:
             problems.append(f"{entry}: {points:g} points although no check could pass (no GPU)")
@@ -100,8 +116,13 @@ def main() -> int:
 
     for problem in problems:
         print(problem)
-    verdict = "points compared (checks ran on a GPU)" if on_gpu else \
-        "no GPU: points not compared with the ranges, all checked to be 0"
+    if on_gpu and emulated:
+        verdict = (f"points compared (checks ran under the CPU emulation: speed not measured, "
+                   f"ranges less its {speed_points:g} points)")
+    elif on_gpu:
+        verdict = "points compared (checks ran on a GPU)"
+    else:
+        verdict = "no GPU: points not compared with the ranges, all checked to be 0"
     print(f"{len(expected)} entries, {len(problems)} difference(s); {verdict}")
     return 1 if problems else 0
 

@@ -294,9 +294,11 @@ bool run_reference(Batch& batch) {
                    record.reason.c_str());
       usable = false;
     } else if (record.verdict != Verdict::pass) {
-      std::fprintf(stderr, "warning: the reference solution's %s: %s: %s\n", record.check.c_str(),
-                   std::string(contract::verdict_words(record.verdict)).c_str(),
-                   record.reason.c_str());
+      // A reason may open with its verdict's words already ("not measured: emulation ...").
+      const std::string words(contract::verdict_words(record.verdict));
+      const bool worded = record.reason.rfind(words + ":", 0) == 0;
+      std::fprintf(stderr, "warning: the reference solution's %s: %s%s\n", record.check.c_str(),
+                   worded ? "" : (words + ": ").c_str(), record.reason.c_str());
     }
   }
   batch.gpu_expected = skipped == 0 && !outcome.records.empty();
@@ -471,8 +473,15 @@ int run_batch(const BatchOptions& options) {
     return command_exit::cannot_start;
   }
 
-  std::fprintf(stderr, "grading %zu submissions with %d build jobs on %zu GPU(s)\n",
-               submissions.size(), jobs, batch.gpus->size());
+  if (batch.kit.backend == "emulation") {
+    std::fprintf(stderr,
+                 "grading %zu submissions with %d build jobs on the CPU (emulation, %d runs at "
+                 "once; speed is not measured)\n",
+                 submissions.size(), jobs, options.shared_runs_per_gpu);
+  } else {
+    std::fprintf(stderr, "grading %zu submissions with %d build jobs on %zu GPU(s)\n",
+                 submissions.size(), jobs, batch.gpus->size());
+  }
   std::vector<std::optional<GradedOutcome>> outcomes(submissions.size());
   std::atomic<std::size_t> next{0};
   Progress progress(static_cast<int>(submissions.size()));
