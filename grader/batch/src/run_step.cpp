@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -69,7 +70,9 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
   RunOutcome outcome;
   std::map<std::string, CheckRecord> decided;
   std::vector<std::string> remaining = request.checks;
-  std::vector<std::string> hung;  // checks stopped for running past their limits
+  std::vector<std::string> hung;      // checks stopped for running past their limits
+  std::set<std::string> rerun_alone;  // checks given a second run with the machine alone
+  bool alone_next = false;
   const auto limit_of = [&](const std::string& id) {
     const double own = check_seconds(spec, id, request.max_check_seconds);
     const auto tighter = request.check_limits.find(id);
@@ -152,7 +155,12 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
 
     std::vector<std::string> argv = request.command;
     argv.push_back("--gtest_filter=" + filter);
-    const auto result = sandbox::run(policy, argv, channel);
+    sandbox::Result result;
+    if (std::exchange(alone_next, false)) {
+      request.run_alone([&] { result = sandbox::run(policy, argv, channel); });
+    } else {
+      result = sandbox::run(policy, argv, channel);
+    }
     if (result.stopped && result.stop_reason == "interrupted") {
       outcome.interrupted = true;
       break;
@@ -194,6 +202,13 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
       progress = true;
     }
     const std::string culprit = !stop_check.empty() ? stop_check : observed.running.value_or("");
+    if (!culprit.empty() && !decided.count(culprit) && (result.stopped || result.timed_out) &&
+        request.run_alone && rerun_alone.insert(culprit).second) {
+      // Past its limit while others shared the machine: once more, alone, before it fails.
+      std::erase_if(remaining, [&](const std::string& id) { return decided.count(id) > 0; });
+      alone_next = true;
+      continue;
+    }
     if (!culprit.empty() && !decided.count(culprit)) {
       std::string reason;
       if (result.stopped) {
@@ -211,6 +226,11 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
       }
       auto record = grader_record(spec, culprit, Verdict::fail, std::move(reason));
       if (!tail.empty()) record.notes.push_back("last output: " + tail);
+      if (rerun_alone.count(culprit)) {
+        record.notes.push_back(
+            "it ran past its limit while other runs shared the machine, and "
+            "again with the machine to itself");
+      }
       decided[culprit] = std::move(record);
       progress = true;
     }
@@ -238,6 +258,13 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
         decided[id] = std::move(record);
       }
       remaining.clear();
+    }
+  }
+  for (const auto& id : rerun_alone) {
+    if (auto it = decided.find(id); it != decided.end() && it->second.verdict != Verdict::fail) {
+      it->second.notes.push_back(
+          "it ran past its limit while other runs shared the machine; this result is from a "
+          "run with the machine to itself");
     }
   }
   for (const auto& id : request.checks) {

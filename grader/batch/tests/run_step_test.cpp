@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include "batch/kit.hpp"
 #include "batch/verify.hpp"
@@ -70,6 +74,42 @@ TEST(RunChecks, ACrashIsChargedToTheRunningCheckAndTheRestRunAgain) {
   EXPECT_NE(outcome.records[1].reason.find("SIGSEGV"), std::string::npos)
       << outcome.records[1].reason;
   EXPECT_EQ(outcome.processes, 2);
+}
+
+// A check that runs out of time while others share the machine gets one more run with the machine
+// to itself: a slow but correct kernel never loses points to the load of others.
+TEST(RunChecks, ACheckPastItsLimitWhileSharedRunsAgainAlone) {
+  const auto alone_file =
+      std::filesystem::temp_directory_path() / ("labgrade-alone-" + std::to_string(::getpid()));
+  std::filesystem::remove(alone_file);
+  const auto kit = fake_kit();
+  RunRequest request;
+  request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
+  request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
+  request.policy.isolate = false;
+  request.policy.workdir = ".";
+  request.policy.env.emplace_back("FAKE_SCENARIO", "slow_unless_alone");
+  request.policy.env.emplace_back("FAKE_ALONE_FILE", alone_file.string());
+  int alone_runs = 0;
+  request.run_alone = [&](const std::function<void()>& work) {
+    ++alone_runs;
+    std::ofstream(alone_file) << "";
+    work();
+    std::filesystem::remove(alone_file);
+  };
+  const auto outcome = run_checks(kit.spec, request);
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::pass, Verdict::pass}));
+  EXPECT_EQ(alone_runs, 1);
+  ASSERT_FALSE(outcome.records[0].notes.empty());
+  EXPECT_NE(outcome.records[0].notes.back().find("machine to itself"), std::string::npos);
+
+  // A kernel that hangs alone too still fails, after one run alone.
+  request.policy.env.back().second = "/nonexistent/never-alone";
+  request.policy.env.front().second = "hang_first";
+  alone_runs = 0;
+  const auto hung = run_checks(kit.spec, request);
+  EXPECT_EQ(verdicts(hung), (std::vector{Verdict::fail, Verdict::pass, Verdict::pass}));
+  EXPECT_EQ(alone_runs, 1);
 }
 
 TEST(RunChecks, ACheckPastItsLimitIsStoppedAndTheRestRunAgain) {

@@ -47,6 +47,10 @@ struct RunRequest {
   const std::atomic<bool>* interrupted = nullptr;
   // If set: the program's output as it comes (`labgrade run` shows it to the student live).
   std::function<void(std::string_view)> on_output;
+  // If set (the batch's shared runs): runs `work` with the machine to this run alone. A check that
+  // runs past its limit while others share the machine is run once more that way before it
+  // fails: an innocent kernel never loses points to the load of others.
+  std::function<void(const std::function<void()>& work)> run_alone;
 };
 
 struct RunOutcome {
