@@ -81,8 +81,10 @@ int main(int argc, char** argv) {
                    "Seconds each check may run (default: the spec's timeout_s)")
       ->check(CLI::PositiveNumber);
   batch_cmd
-      ->add_option("--shared-runs-per-gpu", batch_options.shared_runs_per_gpu,
-                   "Correctness runs sharing one GPU at a time (speed runs always run alone)")
+      ->add_option(
+          "--shared-runs-per-gpu", batch_options.shared_runs_per_gpu,
+          "Correctness runs sharing one GPU at a time (speed runs always run alone; default 8, "
+          "under the CPU emulation half the cores)")
       ->check(CLI::PositiveNumber);
   batch_cmd->add_option("--memory-gib", memory_gib, "Host memory cap per sandbox, GiB")
       ->check(CLI::PositiveNumber);

@@ -29,8 +29,10 @@ ShardCommand::ShardCommand(CLI::App& app) {
                    "Seconds each check may run (default: the spec's timeout_s)")
       ->check(CLI::PositiveNumber);
   plan_
-      ->add_option("--shared-runs-per-gpu", options_.shared_runs_per_gpu,
-                   "Correctness runs sharing one GPU at a time (speed runs always run alone)")
+      ->add_option(
+          "--shared-runs-per-gpu", options_.shared_runs_per_gpu,
+          "Correctness runs sharing one GPU at a time (speed runs always run alone; default 8, "
+          "under the CPU emulation half the cores)")
       ->check(CLI::PositiveNumber);
   plan_->add_option("--memory-gib", memory_gib_, "Host memory cap per sandbox, GiB")
       ->check(CLI::PositiveNumber);

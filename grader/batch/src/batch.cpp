@@ -405,6 +405,18 @@ bool inside(const fs::path& path, const fs::path& folder) {
 
 }  // namespace
 
+namespace {
+
+// Correctness runs at once per GPU. The emulation's runs are CPU work that uses every core each:
+// eight of them on two cores starve one another past their limits.
+int shared_runs_per_gpu(const BatchOptions& options, const Kit& kit) {
+  if (options.shared_runs_per_gpu > 0) return options.shared_runs_per_gpu;
+  if (kit.backend != "emulation") return 8;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+}
+
+}  // namespace
+
 int run_batch(const BatchOptions& options) {
   Batch batch{options, {}, {}, {}, 0, {}, {}, {}, {}, {}, false, {}};
   try {
@@ -453,7 +465,8 @@ int run_batch(const BatchOptions& options) {
                        ? options.jobs
                        : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   batch.builds = std::make_unique<std::counting_semaphore<1024>>(std::min(jobs, 1024));
-  batch.gpus = std::make_unique<GpuPool>(options.gpus, options.shared_runs_per_gpu);
+  const int shared_runs = shared_runs_per_gpu(options, batch.kit);
+  batch.gpus = std::make_unique<GpuPool>(options.gpus, shared_runs);
 
   std::vector<intake::Submission> submissions;
   try {
@@ -488,7 +501,7 @@ int run_batch(const BatchOptions& options) {
     std::fprintf(stderr,
                  "grading %zu submissions with %d build jobs on the CPU (emulation, %d runs at "
                  "once; speed is not measured)\n",
-                 submissions.size(), jobs, options.shared_runs_per_gpu);
+                 submissions.size(), jobs, shared_runs);
   } else {
     std::fprintf(stderr, "grading %zu submissions with %d build jobs on %zu GPU(s)\n",
                  submissions.size(), jobs, batch.gpus->size());
@@ -524,10 +537,10 @@ int run_batch(const BatchOptions& options) {
   // (gpu_gate.hpp): with fewer, the workers would all wait for speed runs while submissions
   // not yet built wait for a worker.
   constexpr std::size_t kMostWorkers = 512;
-  const int workers = static_cast<int>(std::min(
-      std::max(submissions.size(),
-               static_cast<std::size_t>(jobs) + batch.gpus->size() * options.shared_runs_per_gpu),
-      kMostWorkers));
+  const int workers =
+      static_cast<int>(std::min(std::max(submissions.size(), static_cast<std::size_t>(jobs) +
+                                                                 batch.gpus->size() * shared_runs),
+                                kMostWorkers));
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w) threads.emplace_back(worker);
   for (auto& thread : threads) thread.join();
