@@ -11,33 +11,14 @@
 
 #include <gtest/gtest.h>
 
+#include "emulator_fixture.hpp"
+
 namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
 
-class Warps : public ::testing::Test {
+class Warps : public emu_test::EmulatorFixture {
  protected:
-  void use(emu::Schedule schedule, std::uint64_t seed = 1, int threads = 2) {
-    emu::configure({schedule, seed, threads});
-  }
-  void SetUp() override { use(emu::Schedule::random); }
-  void TearDown() override { cudaDeviceReset(); }
-
-  template <class T>
-  T* device(std::size_t count) {
-    T* pointer = nullptr;
-    EXPECT_EQ(cudaMalloc(&pointer, count * sizeof(T)), cudaSuccess);
-    EXPECT_EQ(cudaMemset(pointer, 0, count * sizeof(T)), cudaSuccess);
-    allocations_.push_back(pointer);
-    return pointer;
-  }
-  template <class T>
-  std::vector<T> host(const T* pointer, std::size_t count) {
-    std::vector<T> values(count);
-    EXPECT_EQ(cudaMemcpy(values.data(), pointer, count * sizeof(T), cudaMemcpyDeviceToHost),
-              cudaSuccess);
-    return values;
-  }
   // The launch must fail at the next synchronizing call; returns the emulator's message.
   std::string launch_failure() {
     EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the launch itself succeeds, as on a GPU";
@@ -45,12 +26,6 @@ class Warps : public ::testing::Test {
     EXPECT_EQ(error, cudaErrorLaunchFailure);
     return cudaGetErrorString(error);
   }
-  ~Warps() override {
-    for (void* pointer : allocations_) cudaFree(pointer);
-  }
-
- private:
-  std::vector<void*> allocations_;
 };
 
 constexpr emu::Schedule kSchedules[] = {emu::Schedule::forward, emu::Schedule::reverse,
