@@ -1,5 +1,6 @@
 #include "contract/grader_channel.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -38,7 +39,9 @@ int parse_fd(std::string_view text) {
 }  // namespace
 
 std::string encode_grader_message(const GraderMessage& message) {
-  return json{{"nonce", message.nonce}, {"seed", message.seed}}.dump();
+  json out{{"nonce", message.nonce}, {"seed", message.seed}};
+  if (message.wait_for_turn) out["wait_for_turn"] = true;
+  return out.dump() + "\n";
 }
 
 GraderMessage decode_grader_message(std::string_view text) {
@@ -47,11 +50,16 @@ GraderMessage decode_grader_message(std::string_view text) {
   try {
     message.nonce = in.at("nonce").get<std::string>();
     message.seed = in.at("seed").get<std::uint64_t>();
+    message.wait_for_turn = in.value("wait_for_turn", false);
   } catch (const json::exception& error) {
     throw ChannelError(fmt::format("the grader's message lacks nonce or seed: {}", error.what()));
   }
   if (message.nonce.empty()) throw ChannelError("the grader's message has an empty nonce");
   return message;
+}
+
+std::string encode_ready(std::string_view nonce) {
+  return json{{"nonce", nonce}, {"ready", true}}.dump();
 }
 
 std::string encode_started(std::string_view nonce, std::string_view check) {
@@ -70,6 +78,7 @@ ChannelLine decode_channel_line(std::string_view text) {
   ChannelLine line;
   try {
     line.nonce = in.at("nonce").get<std::string>();
+    line.ready = in.value("ready", false);
     if (auto it = in.find("started"); it != in.end()) line.started = it->get<std::string>();
     if (auto it = in.find("record"); it != in.end()) {
       CheckRecord record;
@@ -81,8 +90,8 @@ ChannelLine decode_channel_line(std::string_view text) {
   } catch (const RecordError& error) {
     throw ChannelError(fmt::format("a record from the lab program is malformed: {}", error.what()));
   }
-  if (line.started.empty() && !line.record) {
-    throw ChannelError("a line from the lab program says neither started nor record");
+  if (!line.ready && line.started.empty() && !line.record) {
+    throw ChannelError("a line from the lab program says neither ready, started nor record");
   }
   return line;
 }
@@ -98,23 +107,52 @@ std::optional<GraderChannel> GraderChannel::open_from_environment() {
   const int in_fd = parse_fd(fds.substr(0, comma));
   const int out_fd = parse_fd(fds.substr(comma + 1));
 
+  // One line; byte by byte, so that nothing after it (the "go" of a turn) is read early.
   std::string text;
-  char buffer[512];
   while (text.size() <= kMaxMessageBytes) {
-    const ssize_t got = read(in_fd, buffer, sizeof buffer);
-    if (got == 0) break;
+    char byte = 0;
+    const ssize_t got = read(in_fd, &byte, 1);
+    if (got == 0 || (got == 1 && byte == '\n')) break;
     if (got < 0) {
       if (errno == EINTR) continue;
       throw ChannelError(fmt::format("cannot read the grader's message: {}", std::strerror(errno)));
     }
-    text.append(buffer, static_cast<std::size_t>(got));
+    text.push_back(byte);
   }
-  close(in_fd);
   if (text.empty()) {
+    close(in_fd);
     throw ChannelError("the grader's message was empty (was it read before the harness started?)");
   }
-  if (text.size() > kMaxMessageBytes) throw ChannelError("the grader's message is too long");
-  return GraderChannel(out_fd, decode_grader_message(text));
+  if (text.size() > kMaxMessageBytes) {
+    close(in_fd);
+    throw ChannelError("the grader's message is too long");
+  }
+  auto message = decode_grader_message(text);
+  if (!message.wait_for_turn) {
+    close(in_fd);
+    return GraderChannel(-1, out_fd, std::move(message));
+  }
+  // Kept for the "go"; not inherited by anything this program starts.
+  fcntl(in_fd, F_SETFD, FD_CLOEXEC);
+  return GraderChannel(in_fd, out_fd, std::move(message));
+}
+
+void GraderChannel::wait_for_turn() {
+  if (in_fd_ < 0) return;
+  send_line(encode_ready(message_.nonce));
+  std::string said;
+  while (said.size() < kGoLine.size()) {
+    char byte = 0;
+    const ssize_t got = read(in_fd_, &byte, 1);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    said.push_back(byte);
+  }
+  close(in_fd_);
+  in_fd_ = -1;
+  if (said != kGoLine) {
+    throw ChannelError("the grader closed the channel before this program's turn came");
+  }
 }
 
 void GraderChannel::send_started(std::string_view check) const {

@@ -1,5 +1,6 @@
 #include "contract/grader_channel.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -72,6 +73,48 @@ TEST(GraderChannel, ReadsTheMessageOnceAndAStolenMessageIsAnError) {
   const auto stolen = std::to_string(emptied.fds[0]) + "," + std::to_string(out[1]);
   setenv(kGraderChannelVariable, stolen.c_str(), 1);
   EXPECT_THROW(GraderChannel::open_from_environment(), ChannelError);
+  unsetenv(kGraderChannelVariable);
+  close(out[0]);
+  close(out[1]);
+}
+
+// A speed run's program starts before its turn: it says ready and waits for "go", which comes on
+// the same input as the message and must not be swallowed with it.
+TEST(GraderChannel, WaitsForItsTurnAfterSayingReady) {
+  GraderMessage message{"n0nce", 7};
+  message.wait_for_turn = true;
+  MessagePipe pipe(encode_grader_message(message) + std::string(kGoLine));
+  int out[2];
+  ASSERT_EQ(::pipe(out), 0);
+  setenv(kGraderChannelVariable,
+         (std::to_string(pipe.fds[0]) + "," + std::to_string(out[1])).c_str(), 1);
+  auto channel = GraderChannel::open_from_environment();
+  ASSERT_TRUE(channel);
+  EXPECT_TRUE(channel->message().wait_for_turn);
+  EXPECT_NO_THROW(channel->wait_for_turn());
+  char buffer[256] = {};
+  ASSERT_GT(read(out[0], buffer, sizeof buffer - 1), 0);
+  const auto line = decode_channel_line(std::string(buffer));
+  EXPECT_TRUE(line.ready);
+  EXPECT_EQ(line.nonce, "n0nce");
+
+  // The grader went away instead of saying go: an error, not a run without a turn.
+  MessagePipe no_go(encode_grader_message(message));
+  setenv(kGraderChannelVariable,
+         (std::to_string(no_go.fds[0]) + "," + std::to_string(out[1])).c_str(), 1);
+  auto waiting = GraderChannel::open_from_environment();
+  ASSERT_TRUE(waiting);
+  EXPECT_THROW(waiting->wait_for_turn(), ChannelError);
+
+  // Without wait_for_turn there is nothing to wait for, and the input is closed at once.
+  MessagePipe plain(encode_grader_message({"n", 1}));
+  setenv(kGraderChannelVariable,
+         (std::to_string(plain.fds[0]) + "," + std::to_string(out[1])).c_str(), 1);
+  auto unasked = GraderChannel::open_from_environment();
+  ASSERT_TRUE(unasked);
+  EXPECT_FALSE(unasked->message().wait_for_turn);
+  EXPECT_NO_THROW(unasked->wait_for_turn());
+  EXPECT_EQ(fcntl(plain.fds[0], F_GETFD), -1);  // closed
   unsetenv(kGraderChannelVariable);
   close(out[0]);
   close(out[1]);

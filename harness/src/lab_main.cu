@@ -146,7 +146,10 @@ int main(int argc, char** argv) {
   run.emulated = true;
   run.backend = "emulation: " + emu::describe();
 #endif
-  if (!::testing::GTEST_FLAG(list_tests)) harness::prepare_student_launcher();
+  // A program started before its turn (the batch's speed runs) starts the student's code only
+  // once the turn has come: nothing of the student's runs while another submission is timed.
+  const bool waits_for_turn = run.channel && run.channel->message().wait_for_turn;
+  if (!::testing::GTEST_FLAG(list_tests) && !waits_for_turn) harness::prepare_student_launcher();
   run.gpu_unavailable = harness::gpu_unavailable_reason();
   if (run.gpu_unavailable.empty()) {
     try {
@@ -172,6 +175,25 @@ int main(int argc, char** argv) {
     std::printf("SKIPPED: %s; the checks need an NVIDIA GPU\n", run.gpu_unavailable.c_str());
   }
   std::fflush(stdout);
+
+  if (waits_for_turn) {
+    // Started while another run may be timing: the CUDA contexts, the slow part of starting,
+    // are made now; no check runs, and no code of the student's, until the grader says go.
+#ifndef LABS_EMULATION
+    if (run.gpu_unavailable.empty()) {
+      cudaFree(nullptr);  // the lab program's own context
+      harness::prepare_student_context();
+    }
+#endif
+    try {
+      run.channel->wait_for_turn();
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "error: %s\n", error.what());
+      return exit_status::bad_setup;
+    }
+    harness::trace("the grader gave the go-ahead");
+    harness::prepare_student_launcher();
+  }
 
   const int status = RUN_ALL_TESTS();
   if (!run.gpu_unavailable.empty()) return exit_status::skipped;

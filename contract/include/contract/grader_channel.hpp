@@ -21,21 +21,30 @@ struct ChannelError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// What the grader says once, at the start.
+// What the grader says once, at the start: one JSON line.
 struct GraderMessage {
   std::string nonce;
   std::uint64_t seed = 0;
+  // The program may start (CUDA, the student's launcher and context) before the GPU is its own,
+  // but must not run a check until the grader says so: it says it is ready, then waits for "go"
+  // on the same input. The batch's speed runs start this way while another run times, so that
+  // the time the GPU is held alone is spent timing, not starting.
+  bool wait_for_turn = false;
 };
 
 std::string encode_grader_message(const GraderMessage& message);
 GraderMessage decode_grader_message(std::string_view text);  // throws ChannelError
 
-// One line the lab program sends: that a check started, or a check's record.
+// One line the lab program sends: that it is ready for its turn, that a check started, or a
+// check's record.
 struct ChannelLine {
   std::string nonce;
+  bool ready = false;                 // started up, waiting for the grader's "go"
   std::string started;                // check id, when the line says a check started
   std::optional<CheckRecord> record;  // when the line carries a record
 };
+inline constexpr std::string_view kGoLine = "go\n";  // the grader's answer to "ready"
+std::string encode_ready(std::string_view nonce);
 std::string encode_started(std::string_view nonce, std::string_view check);
 std::string encode_record(std::string_view nonce, const CheckRecord& record);
 ChannelLine decode_channel_line(std::string_view line);  // throws ChannelError
@@ -48,14 +57,18 @@ class GraderChannel {
   static std::optional<GraderChannel> open_from_environment();
 
   const GraderMessage& message() const { return message_; }
+  // When the message asked for it: says "ready" and blocks until the grader says "go". Throws
+  // ChannelError when the grader closes the channel instead.
+  void wait_for_turn();
   void send_started(std::string_view check) const;
   void send_record(const CheckRecord& record) const;
 
  private:
-  GraderChannel(int out_fd, GraderMessage message)
-      : out_fd_(out_fd), message_(std::move(message)) {}
+  GraderChannel(int in_fd, int out_fd, GraderMessage message)
+      : in_fd_(in_fd), out_fd_(out_fd), message_(std::move(message)) {}
   void send_line(const std::string& line) const;
 
+  int in_fd_ = -1;  // open only while a turn is still to be waited for
   int out_fd_ = -1;
   GraderMessage message_;
 };

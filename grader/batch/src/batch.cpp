@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <semaphore>
 #include <thread>
@@ -175,12 +176,20 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
     batch.timeline->mark(slug, phase, "wait");
     RunOutcome ran;
     if (speed) {
-      ExclusiveUse alone(*gate);
-      request.run_alone = nullptr;  // already alone
-      batch.timeline->mark(slug, phase, "start");
+      // The program starts now, while others may still use the GPU, and runs its checks once
+      // the GPU is its alone (gpu_gate.hpp, HeadStart): the GPU's time alone is spent timing.
+      HeadStart head_start(*gate);
+      std::optional<ExclusiveUse> alone;
+      request.run_alone = nullptr;  // alone from its first check on
+      request.take_turn = [&, gate = gate] {
+        alone.emplace(*gate);
+        batch.timeline->mark(slug, phase, "start");
+      };
       ran = run_checks(batch.kit.spec, request);
+      if (!alone) batch.timeline->mark(slug, phase, "start");  // it ended before its turn
     } else {
       SharedUse shared(*gate);
+      request.take_turn = nullptr;  // shared from the start
       // A check that runs out of time among shared runs gets a run with the GPU (and, under the
       // emulation, the CPU) to itself before it fails.
       request.run_alone = [gate = gate](const std::function<void()>& work) {

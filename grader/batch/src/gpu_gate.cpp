@@ -40,6 +40,20 @@ void GpuGate::unlock() {
   changed_.notify_all();
 }
 
+void GpuGate::lock_head_start() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return head_starts_ < kHeadStarts; });
+  ++head_starts_;
+}
+
+void GpuGate::unlock_head_start() {
+  {
+    std::lock_guard lock(mutex_);
+    --head_starts_;
+  }
+  changed_.notify_all();
+}
+
 int GpuGate::waiting() const {
   std::lock_guard lock(mutex_);
   return queued_ + reserved_;

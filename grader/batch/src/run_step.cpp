@@ -1,12 +1,14 @@
 #include "batch/run_step.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <random>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
@@ -55,6 +57,27 @@ struct Observed {
   Clock::time_point last_news = Clock::now();  // process start, or the harness's last line
   int foreign_lines = 0;                       // lines without the nonce, or malformed
   int duplicate_records = 0;
+  std::optional<Clock::time_point> ready_at;  // said it is ready for its turn
+  std::optional<Clock::time_point> go_at;     // was told to go
+};
+
+// A run's turn (RunRequest::take_turn): asked for once, on the first "ready", and taken on a
+// thread of its own while the supervisor keeps watching the waiting program.
+struct Turn {
+  std::atomic<bool> given = false;
+  std::jthread taker;  // joined when run_checks returns: the turn is the caller's until then
+
+  void ask(const std::function<void()>& take) {
+    if (taker.joinable() || given) return;
+    taker = std::jthread([this, take] {
+      try {
+        take();
+      } catch (...) {
+        // A gate does not throw; if a caller's did, the run goes on without waiting longer.
+      }
+      given = true;
+    });
+  }
 };
 
 std::string describe_end(const sandbox::Result& result) { return sandbox::describe(result); }
@@ -73,6 +96,7 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
   std::vector<std::string> hung;      // checks stopped for running past their limits
   std::set<std::string> rerun_alone;  // checks given a second run with the machine alone
   bool alone_next = false;
+  Turn turn;
   const auto limit_of = [&](const std::string& id) {
     const double own = check_seconds(spec, id, request.max_check_seconds);
     const auto tighter = request.check_limits.find(id);
@@ -103,7 +127,23 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
 
     sandbox::Channel channel;
     channel.on_output = request.on_output;
-    channel.input = contract::encode_grader_message({nonce, request.seed});
+    contract::GraderMessage message{nonce, request.seed};
+    message.wait_for_turn = static_cast<bool>(request.take_turn);
+    channel.input = contract::encode_grader_message(message);
+    if (request.take_turn) {
+      channel.more_input = [&]() -> std::string {
+        std::lock_guard lock(observed.mutex);
+        if (!observed.ready_at || observed.go_at || !turn.given) return "";
+        observed.go_at = observed.last_news = Clock::now();
+        return std::string(contract::kGoLine);
+      };
+      channel.uncounted_seconds = [&] {
+        std::lock_guard lock(observed.mutex);
+        if (!observed.ready_at) return 0.0;
+        const auto until = observed.go_at.value_or(Clock::now());
+        return std::chrono::duration<double>(until - *observed.ready_at).count();
+      };
+    }
     channel.on_line = [&](std::string_view text) {
       std::lock_guard lock(observed.mutex);
       contract::ChannelLine line;
@@ -118,6 +158,10 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
         return;
       }
       observed.last_news = Clock::now();
+      if (line.ready && request.take_turn && !observed.ready_at) {
+        observed.ready_at = Clock::now();
+        turn.ask(request.take_turn);
+      }
       if (!line.started.empty()) {
         observed.running = line.started;
         observed.running_since = Clock::now();
@@ -137,6 +181,7 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
     channel.should_stop = [&]() -> std::optional<std::string> {
       if (request.interrupted && request.interrupted->load()) return std::string("interrupted");
       std::lock_guard lock(observed.mutex);
+      if (observed.ready_at && !observed.go_at) return std::nullopt;  // waiting for its turn
       if (!observed.running) {
         // Between checks the harness only starts the next one; silence that long is a hang before
         // main (a static initializer) or between checks, which need not wait for the whole budget.

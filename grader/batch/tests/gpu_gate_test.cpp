@@ -59,6 +59,29 @@ TEST(GpuGate, SharedUseIsCapped) {
   EXPECT_GE(most.load(), 1);
 }
 
+// Speed runs start their programs ahead of their turns, but only a few per GPU: each waiting
+// program holds CUDA contexts.
+TEST(GpuGate, OnlyAFewSpeedRunsStartAhead) {
+  GpuGate gate(8);
+  std::atomic<int> ahead{0};
+  std::atomic<int> most{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2 * GpuGate::kHeadStarts + 1; ++t) {
+    threads.emplace_back([&] {
+      HeadStart head_start(gate);
+      const int now = ++ahead;
+      int seen = most.load();
+      while (now > seen && !most.compare_exchange_weak(seen, now)) {
+      }
+      std::this_thread::sleep_for(20ms);
+      ExclusiveUse alone(gate);  // its turn, with the head start still held
+      --ahead;
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(most.load(), GpuGate::kHeadStarts);
+}
+
 // Correctness runs overlap one another but not a speed run: a shared user that is waiting goes
 // before a waiting speed run, which starts as soon as no shared user is left.
 TEST(GpuGate, WaitingSharedUsersGoBeforeAWaitingExclusiveUser) {

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "batch/kit.hpp"
 #include "batch/verify.hpp"
@@ -110,6 +111,39 @@ TEST(RunChecks, ACheckPastItsLimitWhileSharedRunsAgainAlone) {
   const auto hung = run_checks(kit.spec, request);
   EXPECT_EQ(verdicts(hung), (std::vector{Verdict::fail, Verdict::pass, Verdict::pass}));
   EXPECT_EQ(alone_runs, 1);
+}
+
+// A speed run starts its program before its turn: the program waits, runs no check until the
+// turn comes, and the wait (longer here than the whole budget) counts against no limit. The turn
+// is taken once: the process that runs the checks after a crash goes at once.
+TEST(RunChecks, AProgramStartedBeforeItsTurnWaitsForItUncounted) {
+  const auto turn_file =
+      std::filesystem::temp_directory_path() / ("labgrade-turn-" + std::to_string(::getpid()));
+  std::filesystem::remove(turn_file);
+  const auto kit = fake_kit();
+  RunRequest request;
+  request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
+  request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
+  request.startup_seconds = 1;
+  request.max_check_seconds = 0.5;  // a budget of 2.5 s for the whole run
+  request.policy.isolate = false;
+  request.policy.workdir = ".";
+  request.policy.env.emplace_back("FAKE_SCENARIO", "crash_second");
+  request.policy.env.emplace_back("FAKE_TURN_FILE", turn_file.string());
+  int turns = 0;
+  request.take_turn = [&] {
+    ++turns;
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    std::ofstream(turn_file) << "";
+  };
+  const auto outcome = run_checks(kit.spec, request);
+  std::filesystem::remove(turn_file);
+  ASSERT_EQ(outcome.records.size(), 3u);
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::fail, Verdict::pass}))
+      << outcome.records[0].reason;
+  EXPECT_NE(outcome.records[1].reason.find("crashed"), std::string::npos);
+  EXPECT_EQ(outcome.processes, 2);
+  EXPECT_EQ(turns, 1);
 }
 
 TEST(RunChecks, ACheckPastItsLimitIsStoppedAndTheRestRunAgain) {

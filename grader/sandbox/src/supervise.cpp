@@ -52,9 +52,12 @@ Supervised supervise(pid_t child, Clock::time_point start, Streams streams, cons
   HeadBuffer output(output_cap);
   LineSplitter lines(
       output_cap, channel.on_line ? channel.on_line : [](std::string_view) {});
-  std::string_view unsent = channel.input;
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(time_limit_s));
+  std::string unsent = channel.input;
+  const auto deadline = [&] {
+    const double uncounted = channel.uncounted_seconds ? channel.uncounted_seconds() : 0;
+    return start + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(time_limit_s + uncounted));
+  };
   std::optional<Clock::time_point> ended;  // when the child was reaped
   bool killed = false;
   const auto kill_once = [&] {
@@ -76,7 +79,14 @@ Supervised supervise(pid_t child, Clock::time_point start, Streams streams, cons
     watch(streams.output, POLLIN);
     watch(streams.lines, POLLIN);
     watch(streams.bwrap_status, POLLIN);
-    watch(streams.input, POLLOUT);
+    if (channel.more_input && streams.input && unsent.empty()) {
+      try {
+        unsent = channel.more_input();
+      } catch (...) {
+        stop(thrown_reason("Channel::more_input"));
+      }
+    }
+    if (!unsent.empty()) watch(streams.input, POLLOUT);
     if (::poll(polled.data(), polled.size(), static_cast<int>(kTick.count())) < 0 &&
         errno != EINTR) {
       polled.clear();
@@ -109,8 +119,9 @@ Supervised supervise(pid_t child, Clock::time_point start, Streams streams, cons
         // A socket, so that a child that closed its end gives EPIPE here, not SIGPIPE.
         const ssize_t sent =
             ::send(streams.input.get(), unsent.data(), unsent.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (sent > 0) unsent.remove_prefix(static_cast<std::size_t>(sent));
-        if (unsent.empty() || (sent < 0 && errno != EAGAIN && errno != EINTR)) {
+        if (sent > 0) unsent.erase(0, static_cast<std::size_t>(sent));
+        if ((unsent.empty() && !channel.more_input) ||
+            (sent < 0 && errno != EAGAIN && errno != EINTR)) {
           streams.input.reset();  // end of file for the child
         }
       }
@@ -126,7 +137,7 @@ Supervised supervise(pid_t child, Clock::time_point start, Streams streams, cons
         ended = now;
         kill_once();  // what it left behind
         streams.input.reset();
-      } else if (now >= deadline) {
+      } else if (now >= deadline()) {
         if (!out.stopped && !out.timed_out) {
           out.timed_out = true;
           kill_once();

@@ -322,6 +322,36 @@ TEST(StudentMachine, OutputIsShownAsItComesAndAlsoKept) {
   EXPECT_TRUE(result.output_truncated);
 }
 
+// A batch speed run's program starts before its turn and waits on fd 3 for the grader's "go";
+// the wait does not count against its time limit.
+TEST(StudentMachine, MoreInputComesLaterAndTheWaitIsNotCounted) {
+  const auto run_waiting = [](bool uncounted) {
+    auto p = student_machine();
+    p.time_limit_s = 0.5;
+    const auto start = std::chrono::steady_clock::now();
+    const auto waited = [start] {
+      return std::min(
+          1.0, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    };
+    bool said = false;
+    Channel channel;
+    channel.input = "first\n";
+    channel.more_input = [&]() -> std::string {
+      if (said || waited() < 1.0) return "";
+      said = true;
+      return "go\n";
+    };
+    if (uncounted) channel.uncounted_seconds = waited;
+    return run(p, {"sh", "-c", "read a <&3; read b <&3; echo \"$a $b\""}, channel);
+  };
+  const auto result = run_waiting(true);
+  EXPECT_FALSE(result.timed_out) << describe(result);
+  EXPECT_EQ(result.output, "first go\n");
+  EXPECT_GT(result.seconds, 0.9);
+  // The same wait, counted: past the limit.
+  EXPECT_TRUE(run_waiting(false).timed_out);
+}
+
 TEST(StudentMachine, TheCallersEnvironmentNeverEntersAnIsolatedSandbox) {
   auto p = student_machine();
   p.isolate = true;

@@ -60,6 +60,11 @@ void fill_student_shared_memory(float value);
 // background, so that they are ready by the first call (lab_main calls it before CUDA starts).
 void prepare_student_launcher();
 
+// Only the student's CUDA context, made now (nothing on the emulation), for a program that starts
+// before its turn on the GPU (the batch's speed runs): no code of the student's may run while
+// another submission is timed, so the launcher starts after the turn comes.
+void prepare_student_context();
+
 // Whether the submission defines a contract function (a bonus may be left out).
 bool student_defines(const std::string& name);
 

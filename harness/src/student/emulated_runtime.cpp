@@ -250,4 +250,7 @@ std::string student_device_code_file() { return ""; }
 
 void prepare_student_launcher() { student::EmulatedRuntime::get().prepare(); }
 
+// The emulation has no context to make: its kernels run in the launcher.
+void prepare_student_context() {}
+
 }  // namespace harness

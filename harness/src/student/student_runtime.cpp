@@ -144,8 +144,19 @@ Runtime::Runtime() {
 Runtime::~Runtime() { on_forget(nullptr); }
 
 void Runtime::prepare() {
-  if (started_ || session_.spawned()) return;
-  session_.spawn(lab_run().launcher);
+  if (started_) return;
+  if (!session_.spawned()) session_.spawn(lab_run().launcher);
+  prepare_context();
+  trace("the launcher is starting");
+}
+
+void Runtime::prepare_context_now() {
+  prepare_context();
+  if (prepared_context_.valid()) prepared_context_.wait();
+}
+
+void Runtime::prepare_context() {
+  if (started_ || prepared_context_.valid()) return;
   prepared_context_ = std::async(std::launch::async, []() -> CUcontext {
     CUdevice device = 0;
     CUcontext context = nullptr;
@@ -157,7 +168,6 @@ void Runtime::prepare() {
     trace("the student's context is made");
     return context;
   });
-  trace("the launcher is starting");
 }
 
 // The context prepare() made, when it is on `device`; null when there is none.
@@ -837,6 +847,8 @@ void fill_student_shared_memory(float value) {
 std::string student_device_code_file() { return student::Runtime::get().device_code_file(); }
 
 void prepare_student_launcher() { student::Runtime::get().prepare(); }
+
+void prepare_student_context() { student::Runtime::get().prepare_context_now(); }
 
 TimingSession::TimingSession() { ++student::timing_sessions; }
 

@@ -32,6 +32,8 @@ class Runtime {
   // Starts the launcher and makes the student's context in the background, while the lab
   // program starts CUDA itself; the first call then finds both ready.
   void prepare();
+  // Makes the student's context only, and waits for it: no code of the student's starts.
+  void prepare_context_now();
 
   void call(const std::string& name, const StudentArgs& args);
   bool defines(const std::string& name);
@@ -62,6 +64,7 @@ class Runtime {
   Runtime();
   ~Runtime();
   void start();
+  void prepare_context();
   void read_hello(const nlohmann::json& hello);
   void build_context();
   CUcontext take_prepared_context(CUdevice device);

@@ -28,6 +28,13 @@ class GpuGate {
   void lock();  // exclusive
   void unlock();
 
+  // A speed run's program may start before its turn (RunRequest::take_turn), while another run
+  // times, so that the GPU held alone is spent timing rather than starting; but each one
+  // waiting holds CUDA contexts, so only a few per GPU (the timing one included) start ahead.
+  static constexpr int kHeadStarts = 3;
+  void lock_head_start();
+  void unlock_head_start();
+
   int waiting() const;  // users waiting or running, for choosing the least busy GPU
   // Counts a user that has chosen this GPU and is about to lock it, so that callers choosing at
   // the same moment spread over the GPUs instead of all picking the one that looked idle; the
@@ -43,6 +50,7 @@ class GpuGate {
   int shared_waiting_ = 0;
   int queued_ = 0;
   int reserved_ = 0;
+  int head_starts_ = 0;
 };
 
 class SharedUse {
@@ -62,6 +70,17 @@ class ExclusiveUse {
   ~ExclusiveUse() { gate_.unlock(); }
   ExclusiveUse(const ExclusiveUse&) = delete;
   ExclusiveUse& operator=(const ExclusiveUse&) = delete;
+
+ private:
+  GpuGate& gate_;
+};
+
+class HeadStart {
+ public:
+  explicit HeadStart(GpuGate& gate) : gate_(gate) { gate_.lock_head_start(); }
+  ~HeadStart() { gate_.unlock_head_start(); }
+  HeadStart(const HeadStart&) = delete;
+  HeadStart& operator=(const HeadStart&) = delete;
 
  private:
   GpuGate& gate_;

@@ -51,6 +51,12 @@ struct RunRequest {
   // runs past its limit while others share the machine is run once more that way before it
   // fails: an innocent kernel never loses points to the load of others.
   std::function<void(const std::function<void()>& work)> run_alone;
+  // If set (the batch's speed runs): the program starts before the machine is the run's alone,
+  // so that its start-up overlaps other runs; before its first check it says it is ready and
+  // waits. This is called once, on the first "ready", and returns when the run's turn has come
+  // (the caller holds the turn until run_checks returns); every process of the run then gets
+  // "go". The wait counts against no limit.
+  std::function<void()> take_turn;
 };
 
 struct RunOutcome {

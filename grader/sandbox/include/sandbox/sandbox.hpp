@@ -95,8 +95,15 @@ struct Policy {
 
 // Private pipes between the grader and the program, away from its stdout.
 struct Channel {
-  // If not empty: written to the program's fd 3, which is then closed (a secret it reads once).
+  // If not empty: written to the program's fd 3, which is then closed (a secret it reads once),
+  // unless more_input is set.
   std::string input;
+  // If set: fd 3 stays open after `input`, and this is asked about every 10 ms for more to send
+  // (empty: nothing yet).
+  std::function<std::string()> more_input;
+  // If set: seconds so far that do not count against the time limit (the program waited for the
+  // grader, e.g. for its turn on the GPU).
+  std::function<double()> uncounted_seconds;
   // If set: the program's fd 4 is a pipe; each complete line it writes (without the '\n') is
   // delivered here, up to max_output_bytes in all. An unfinished last line is not delivered.
   std::function<void(std::string_view line)> on_line;
