@@ -13,6 +13,7 @@
 #include <random>
 #include <semaphore>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -177,19 +178,30 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
     RunOutcome ran;
     if (speed) {
       // The program starts now, while others may still use the GPU, and runs its checks once
-      // the GPU is its alone (gpu_gate.hpp, HeadStart): the GPU's time alone is spent timing.
+      // the GPU is its alone (gpu_gate.hpp, HeadStart); it gives the GPU back when its last
+      // check is recorded. The GPU's time alone is spent timing, not starting or exiting.
       HeadStart head_start(*gate);
       std::optional<ExclusiveUse> alone;
+      bool started = false;
+      bool ended = false;
       request.run_alone = nullptr;  // alone from its first check on
       request.take_turn = [&, gate = gate] {
         alone.emplace(*gate);
-        batch.timeline->mark(slug, phase, "start");
+        if (!std::exchange(started, true)) batch.timeline->mark(slug, phase, "start");
+      };
+      request.end_turn = [&] {
+        alone.reset();
+        batch.timeline->mark(slug, phase, "end");
+        ended = true;
       };
       ran = run_checks(batch.kit.spec, request);
-      if (!alone) batch.timeline->mark(slug, phase, "start");  // it ended before its turn
+      if (!started) batch.timeline->mark(slug, phase, "start");  // it ended before its turn
+      alone.reset();
+      if (!ended) batch.timeline->mark(slug, phase, "end");
     } else {
       SharedUse shared(*gate);
       request.take_turn = nullptr;  // shared from the start
+      request.end_turn = nullptr;
       // A check that runs out of time among shared runs gets a run with the GPU (and, under the
       // emulation, the CPU) to itself before it fails.
       request.run_alone = [gate = gate](const std::function<void()>& work) {
@@ -202,8 +214,8 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
       };
       batch.timeline->mark(slug, phase, "start");
       ran = run_checks(batch.kit.spec, request);
+      batch.timeline->mark(slug, phase, "end");
     }
-    batch.timeline->mark(slug, phase, "end");
     for (auto& record : ran.records) outcome.records.push_back(std::move(record));
     problems.insert(problems.end(), ran.problems.begin(), ran.problems.end());
   };

@@ -61,23 +61,43 @@ struct Observed {
   std::optional<Clock::time_point> go_at;     // was told to go
 };
 
-// A run's turn (RunRequest::take_turn): asked for once, on the first "ready", and taken on a
-// thread of its own while the supervisor keeps watching the waiting program.
-struct Turn {
-  std::atomic<bool> given = false;
-  std::jthread taker;  // joined when run_checks returns: the turn is the caller's until then
-
+// A run's turn (RunRequest::take_turn): asked for on a program's "ready" unless it is held,
+// taken on a thread of its own while the supervisor keeps watching the waiting program, and
+// given back (RunRequest::end_turn) once the program has recorded every check it was to run.
+class Turn {
+ public:
   void ask(const std::function<void()>& take) {
-    if (taker.joinable() || given) return;
-    taker = std::jthread([this, take] {
+    std::lock_guard lock(mutex_);
+    if (held_ || asking_) return;
+    asking_ = true;
+    if (taker_.joinable()) taker_.join();  // an earlier turn's, finished
+    taker_ = std::jthread([this, take] {
       try {
         take();
       } catch (...) {
-        // A gate does not throw; if a caller's did, the run goes on without waiting longer.
+        // A gate does not throw; if a caller's did, the run goes on rather than wait forever.
       }
-      given = true;
+      std::lock_guard taken(mutex_);
+      asking_ = false;
+      held_ = true;
     });
   }
+  bool held() {
+    std::lock_guard lock(mutex_);
+    return held_;
+  }
+  void end(const std::function<void()>& give_back) {
+    std::lock_guard lock(mutex_);
+    if (!held_) return;
+    held_ = false;
+    if (give_back) give_back();
+  }
+
+ private:
+  std::mutex mutex_;
+  bool held_ = false;
+  bool asking_ = false;
+  std::jthread taker_;  // joined when run_checks returns
 };
 
 std::string describe_end(const sandbox::Result& result) { return sandbox::describe(result); }
@@ -133,7 +153,7 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
     if (request.take_turn) {
       channel.more_input = [&]() -> std::string {
         std::lock_guard lock(observed.mutex);
-        if (!observed.ready_at || observed.go_at || !turn.given) return "";
+        if (!observed.ready_at || observed.go_at || !turn.held()) return "";
         observed.go_at = observed.last_news = Clock::now();
         return std::string(contract::kGoLine);
       };
@@ -175,6 +195,9 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
         }
         observed.records[id] = std::move(*line.record);
         if (observed.running == id) observed.running.reset();
+        // Every check recorded: what is left is the program's exit (freeing its contexts),
+        // which need not hold the GPU from the next run's timing.
+        if (observed.records.size() == remaining.size()) turn.end(request.end_turn);
       }
     };
     std::string stop_check;  // the check that ran past its limit

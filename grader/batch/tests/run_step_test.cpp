@@ -115,7 +115,8 @@ TEST(RunChecks, ACheckPastItsLimitWhileSharedRunsAgainAlone) {
 
 // A speed run starts its program before its turn: the program waits, runs no check until the
 // turn comes, and the wait (longer here than the whole budget) counts against no limit. The turn
-// is taken once: the process that runs the checks after a crash goes at once.
+// is taken once: the process that runs the checks after a crash goes at once, and the turn is
+// given back when the last check is recorded.
 TEST(RunChecks, AProgramStartedBeforeItsTurnWaitsForItUncounted) {
   const auto turn_file =
       std::filesystem::temp_directory_path() / ("labgrade-turn-" + std::to_string(::getpid()));
@@ -136,6 +137,8 @@ TEST(RunChecks, AProgramStartedBeforeItsTurnWaitsForItUncounted) {
     std::this_thread::sleep_for(std::chrono::seconds(3));
     std::ofstream(turn_file) << "";
   };
+  int ends = 0;
+  request.end_turn = [&] { ++ends; };
   const auto outcome = run_checks(kit.spec, request);
   std::filesystem::remove(turn_file);
   ASSERT_EQ(outcome.records.size(), 3u);
@@ -144,6 +147,8 @@ TEST(RunChecks, AProgramStartedBeforeItsTurnWaitsForItUncounted) {
   EXPECT_NE(outcome.records[1].reason.find("crashed"), std::string::npos);
   EXPECT_EQ(outcome.processes, 2);
   EXPECT_EQ(turns, 1);
+  // Given back once the second process recorded the last check, before it exited.
+  EXPECT_EQ(ends, 1);
 }
 
 TEST(RunChecks, ACheckPastItsLimitIsStoppedAndTheRestRunAgain) {

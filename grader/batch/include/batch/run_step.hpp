@@ -53,10 +53,12 @@ struct RunRequest {
   std::function<void(const std::function<void()>& work)> run_alone;
   // If set (the batch's speed runs): the program starts before the machine is the run's alone,
   // so that its start-up overlaps other runs; before its first check it says it is ready and
-  // waits. This is called once, on the first "ready", and returns when the run's turn has come
-  // (the caller holds the turn until run_checks returns); every process of the run then gets
-  // "go". The wait counts against no limit.
+  // waits. This is called on a "ready" when the turn is not held, and returns when the run's
+  // turn has come; the program then gets "go". The wait counts against no limit. The turn is
+  // held until end_turn is called (once the program has recorded every check it was to run), or
+  // else until run_checks returns.
   std::function<void()> take_turn;
+  std::function<void()> end_turn;
 };
 
 struct RunOutcome {
