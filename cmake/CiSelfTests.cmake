@@ -30,6 +30,9 @@ add_test(NAME ci.gpu_resources.ctest_j
          COMMAND "${CMAKE_COMMAND}" -E env "CMAKE=${CMAKE_COMMAND}" "CTEST=${CMAKE_CTEST_COMMAND}"
                  sh "${PROJECT_SOURCE_DIR}/cmake/tests/gpu_resources_test.sh" "${PROJECT_SOURCE_DIR}"
                  "${CMAKE_BINARY_DIR}/ci-tests/gpu-resources")
+add_test(NAME ci.print_summary
+         COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/tests/print_summary_test.sh" "${CMAKE_COMMAND}"
+                 "${PROJECT_SOURCE_DIR}/cmake")
 foreach(script slurm/submit.sh slurm/grade-class.sbatch ci/slurm-test.sh ci/two-gpu-check.sh
                ctest-gpu-resources.sh)
   get_filename_component(name "${script}" NAME)

@@ -27,8 +27,11 @@ fi
 . "$(dirname "$0")/ctest_gpu.sh"
 rm -rf "$results"
 filter=$(echo "$@" | tr ' ' ':')
-"$exe" --results-dir "$results" --gtest_filter="$filter"
+output=$(mktemp)
+trap 'rm -f "$output"' EXIT
+"$exe" --results-dir "$results" --gtest_filter="$filter" > "$output" 2>&1
 status=$?
+cat "$output"
 if [ "$status" -eq 77 ]; then
   echo "skipped: no GPU to run the kernel on"
   exit 77
@@ -96,6 +99,14 @@ if [ -n "$EXPECT_DIAGNOSIS" ] && [ "$primary_seen" -eq 0 ] && [ "$judged" -gt 0 
   else
     echo "  diagnosis (emulation, not held to it): no check named $primary"
   fi
+fi
+# What the student reads names their own files, never the grader's sources.
+if grep -nE '(harness|contract|launcher|emulation)/(src|include)/[A-Za-z0-9_/]+\.(cu|cpp|hpp|h):' \
+  "$output" > /dev/null; then
+  echo "GRADER PATH SHOWN: the output names a file of the kit's sources:"
+  grep -nE '(harness|contract|launcher|emulation)/(src|include)/[A-Za-z0-9_/]+\.(cu|cpp|hpp|h):' \
+    "$output" | head -5
+  bad=1
 fi
 if [ "$judged" -eq 0 ] && [ "$bad" -eq 0 ]; then
   echo "skipped: none of the named checks can be judged here"

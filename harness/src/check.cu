@@ -170,6 +170,30 @@ void run_body(Check& check, const std::function<void(Check&)>& body) {
   }
 }
 
+// Where gtest says a verdict comes from. Never the harness's own source (a file the student did
+// not write): the student's kernel.cu or bonus.cu at the line the message names, or else the
+// check itself ("TiledMatmul.Integers: Failure").
+struct Location {
+  std::string file;
+  int line = -1;
+};
+
+Location student_location(const std::string& check, const std::string& message) {
+  for (const std::string file : {"kernel.cu:", "bonus.cu:"}) {
+    const auto at = message.find(file);
+    if (at == std::string::npos) continue;
+    const auto digits = at + file.size();
+    int line = 0;
+    std::size_t end = digits;
+    while (end < message.size() && end - digits < 7 && message[end] >= '0' && message[end] <= '9') {
+      line = line * 10 + (message[end] - '0');
+      ++end;
+    }
+    if (end > digits) return {file.substr(0, file.size() - 1), line};
+  }
+  return {check, -1};
+}
+
 }  // namespace
 
 void run_check(const std::function<void(Check&)>& body) {
@@ -222,7 +246,8 @@ void run_check(const std::function<void(Check&)>& body) {
       write_record(run.results_dir, *record);
     }
   } catch (const std::exception& error) {
-    ADD_FAILURE() << "could not write the result record: " << error.what();
+    ADD_FAILURE_AT(record->check.c_str(), -1)
+        << "could not write the result record: " << error.what();
   }
   switch (record->verdict) {
     case Verdict::pass:
@@ -234,9 +259,15 @@ void run_check(const std::function<void(Check&)>& body) {
       break;
     case Verdict::skipped:
     case Verdict::not_measured:
-      GTEST_SKIP() << record->reason;
-    default:
-      ADD_FAILURE() << failure_message(*record);
+      // GTEST_SKIP() without its __FILE__: gtest's own spelling of it, at the check's name.
+      GTEST_MESSAGE_AT_(record->check.c_str(), -1, record->reason.c_str(),
+                        ::testing::TestPartResult::kSkip);
+      return;
+    default: {
+      const auto message = failure_message(*record);
+      const auto where = student_location(record->check, message);
+      ADD_FAILURE_AT(where.file.c_str(), where.line) << message;
+    }
   }
 }
 
