@@ -12,6 +12,10 @@
 # crashed, faked; speed checks are "not measured". With a cuda build on a machine without a GPU
 # every kernel check is skipped. The reference solution run is left out (--no-reference: it costs
 # a build and a run per shard); LABS_SLURM_TEST_REFERENCE=1 keeps it.
+# Then lab 4 the same way, with a class of three: the reference solution (kernel.cu and
+# bonus.cu), the starter, and a hostile kernel from examples/redteam/ that writes the worked
+# examples' answers without reading its inputs: the solution must earn every point but speed,
+# the hostile kernel none.
 # By default a subset of the sample class in 2 shards, to keep CI under its 15 minutes: alice,
 # dan, frank, grace, judy.zip, mallory-crash and mallory-fake-results (graded right, graded wrong,
 # compile error, no kernel file, bad archive, a crash, forged results). LABS_SLURM_TEST_CLASS=full
@@ -46,17 +50,16 @@ fi
 
 # 2. labgrade and the lab 6 grading kit (a build may take its labgrade from another: LABS_LABGRADE).
 labgrade=$(sed -n 's/^LABS_LABGRADE:FILEPATH=//p' "$build/CMakeCache.txt")
-targets="lab6_kit"
+targets="lab6_kit lab4_kit"
 if [ -z "$labgrade" ]; then
   labgrade=$build/grader/labgrade
-  targets="labgrade lab6_kit"
+  targets="labgrade $targets"
 fi
 # shellcheck disable=SC2086
 cmake --build "$build" --target $targets -j "$(nproc)" > "$work.build.log" 2>&1 ||
   { tail -30 "$work.build.log"; exit 1; }
-kit=$build/grading-kit/lab6
 backend=$(sed -n 's/^LABS_BACKEND:STRING=//p' "$build/CMakeCache.txt")
-echo "slurm-test: labgrade $labgrade, kit $kit (backend ${backend:-cuda})"
+echo "slurm-test: labgrade $labgrade, kits $build/grading-kit/lab6 and lab4 (backend ${backend:-cuda})"
 
 # 3. A one-node cluster: localhost, no GPU, no cgroups, state in $work/slurm.
 rm -rf "$work"
@@ -121,8 +124,58 @@ until [ "$(sinfo -h -n localhost -o %t 2> /dev/null)" = idle ]; do
 done
 echo "slurm-test: one-node cluster up: $(sinfo -h -o '%P %D %t %c')"
 
-# 4. The class.
-class=$work/class
+# 4. Grading a class of LAB directly, then through Slurm, with the same seed; the two gradebooks
+# must agree. Sets t0, t1, t2 (start, direct done, Slurm done).
+grade_both() {
+  lab=$1 class=$2
+  count=$(ls "$class" | wc -l)
+  # Two correctness runs at a time: under the emulation each is a CPU process of its own.
+  options="--seed $seed --kit $build/grading-kit/$lab --shared-runs-per-gpu 2"
+  [ "${LABS_SLURM_TEST_REFERENCE:-0}" = 1 ] || options="$options --no-reference"
+  t0=$(date +%s)
+  status=0
+  # shellcheck disable=SC2086
+  "$labgrade" batch "$lab" "$class" "$work/direct-$lab" $options > "$work/direct-$lab.log" 2>&1 ||
+    status=$?
+  t1=$(date +%s)
+  case $status in 0 | 1) ;; *) cat "$work/direct-$lab.log"; exit 1 ;; esac
+  echo "slurm-test: $lab: direct batch of $count submissions: $((t1 - t0)) s"
+  status=0
+  # shellcheck disable=SC2086
+  LABGRADE=$labgrade LABS_SLURM_GRES="" LABS_SLURM_CPUS=1 \
+    "$root/scripts/slurm/submit.sh" "$lab" "$class" "$work/slurm-$lab" --shards "$shards" --wait \
+    $options > "$work/submit-$lab.log" 2>&1 || status=$?
+  t2=$(date +%s)
+  cat "$work/submit-$lab.log"
+  case $status in 0 | 1) ;; *)
+    echo "slurm-test: $lab: the merge job failed (status $status)"
+    for log in "$work/slurm-$lab"/slurm/shard-*.log; do echo "== $log"; tail -20 "$log"; done
+    exit 1 ;;
+  esac
+  echo "slurm-test: $lab: Slurm job array of $shards shard(s) and merge: $((t2 - t1)) s"
+  python3 "$root/scripts/ci/compare-gradebooks.py" "$work/direct-$lab" "$work/slurm-$lab"
+  if cmp -s "$work/direct-$lab/gradebook.csv" "$work/slurm-$lab/gradebook.csv"; then
+    echo "slurm-test: $lab: gradebook.csv is the same byte for byte"
+  fi
+}
+
+# A student's points in a gradebook.
+points_of() { awk -F, -v who="$2" '$1 == who { print $(NF - 3) }' "$1/gradebook.csv"; }
+
+# Real verdicts (both runs could agree on a kit that grades nothing): under the emulation a right
+# kernel earns every point but the unmeasured speed checks'.
+expect_points() {
+  got=$(points_of "$1" "$2")
+  if [ "$got" != "$3" ]; then
+    echo "slurm-test: $2 got '$got' points, not $3 ($4)" >&2
+    sed -n '1,40p' "$1/students/$2/results.json" >&2 || true
+    exit 1
+  fi
+  echo "slurm-test: $2: $got points, as expected ($4)"
+}
+
+# 5. Lab 6: the sample class.
+class=$work/class-lab6
 mkdir -p "$class"
 if [ "${LABS_SLURM_TEST_CLASS:-subset}" = full ]; then
   cp -a "$root/examples/lab6-class/submissions/." "$class/"
@@ -131,45 +184,30 @@ else
     cp -a "$root/examples/lab6-class/submissions/$entry" "$class/"
   done
 fi
-count=$(ls "$class" | wc -l)
-# Two correctness runs at a time: under the emulation each is a CPU process of its own.
-options="--seed $seed --kit $kit --shared-runs-per-gpu 2"
-[ "${LABS_SLURM_TEST_REFERENCE:-0}" = 1 ] || options="$options --no-reference"
-
-# 5. Directly, then through Slurm.
-t0=$(date +%s)
-# shellcheck disable=SC2086
-"$labgrade" batch lab6 "$class" "$work/direct" $options > "$work/direct.log" 2>&1 || status=$?
-t1=$(date +%s)
-case ${status:-0} in 0 | 1) ;; *) cat "$work/direct.log"; exit 1 ;; esac
-echo "slurm-test: direct batch of $count submissions: $((t1 - t0)) s"
-status=0
-# shellcheck disable=SC2086
-LABGRADE=$labgrade LABS_SLURM_GRES="" LABS_SLURM_CPUS=1 \
-  "$root/scripts/slurm/submit.sh" lab6 "$class" "$work/slurm-out" --shards "$shards" --wait \
-  $options > "$work/submit.log" 2>&1 || status=$?
-t2=$(date +%s)
-cat "$work/submit.log"
-case $status in 0 | 1) ;; *)
-  echo "slurm-test: the merge job failed (status $status)"
-  for log in "$work"/slurm-out/slurm/shard-*.log; do echo "== $log"; tail -20 "$log"; done
-  exit 1 ;;
-esac
-echo "slurm-test: Slurm job array of $shards shard(s) and merge: $((t2 - t1)) s"
-
-# 6. Real verdicts (both runs could agree on a kit that grades nothing), then the same gradebook?
+grade_both lab6 "$class"
+lab6_seconds="direct $((t1 - t0)) s, Slurm $((t2 - t1)) s"
 if [ "$backend" = emulation ]; then
-  alice=$(awk -F, '$1 == "alice" { print $(NF - 3) }' "$work/direct/gradebook.csv")
-  if [ "$alice" != 70 ]; then
-    echo "slurm-test: alice's right kernel got '$alice' points under the emulation, not 70 (every" \
-      "check but the unmeasured speed ones): the kit does not grade" >&2
-    sed -n '1,40p' "$work"/direct/students/alice/results/*.json >&2 || true
-    exit 1
-  fi
+  expect_points "$work/direct-lab6" alice 70 "a right kernel: every check but speed"
+  expect_points "$work/direct-lab6" mallory-fake-results 0 "forged results"
 fi
 
-python3 "$root/scripts/ci/compare-gradebooks.py" "$work/direct" "$work/slurm-out"
-if cmp -s "$work/direct/gradebook.csv" "$work/slurm-out/gradebook.csv"; then
-  echo "slurm-test: gradebook.csv is the same byte for byte"
+# 6. Lab 4: the solution, the starter and a hostile kernel.
+class=$work/class-lab4
+mkdir -p "$class/solution" "$class/starter" "$class/hostile"
+cp "$root/solutions/lab4-matvec/kernel.cu" "$root/solutions/lab4-matvec/bonus.cu" "$class/solution/"
+cp "$root/labs/lab4-matvec/kernel.cu" "$class/starter/"
+cp "$root/examples/redteam/lab4-matvec/hardcoded_example_answers.cu" "$class/hostile/kernel.cu"
+grade_both lab4 "$class"
+lab4_seconds="direct $((t1 - t0)) s, Slurm $((t2 - t1)) s"
+if [ "$backend" = emulation ]; then
+  all_but_speed=$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); \
+print(sum(c['points'] for c in s['checks'] if c['kind'] != 'speed'))" \
+    "$root/labs/lab4-matvec/spec.json")
+  expect_points "$work/direct-lab4" solution "$all_but_speed" "the solution: every check but speed"
+  expect_points "$work/direct-lab4" hostile 0 "answers written without reading the inputs"
+  starter=$(points_of "$work/direct-lab4" starter)
+  [ "$starter" -lt "$all_but_speed" ] ||
+    { echo "slurm-test: the lab 4 starter got $starter points" >&2; exit 1; }
+  echo "slurm-test: starter: $starter points, fewer than the solution's"
 fi
-echo "slurm-test: passed in $(($(date +%s) - start_all)) s (direct $((t1 - t0)) s, Slurm $((t2 - t1)) s)"
+echo "slurm-test: passed in $(($(date +%s) - start_all)) s (lab 6: $lab6_seconds; lab 4: $lab4_seconds)"
