@@ -1,10 +1,10 @@
 #!/bin/sh
-# The verdict table of docs/emulation-verdicts.md: runs every lab program of an emulation build
-# made with LABS_USE_SOLUTIONS=ON and LABS_BUILD_SELF_TESTS=ON (the solution, the starter and every
-# known-wrong kernel) over all its checks, and prints one markdown row per check that the GPU
-# validation recorded (docs/known-wrong-h100.md: the checks each kernel must fail; every check of
-# a solution passed) with the verdict on the GPU and under emulation; then a second table of the
-# checks the GPU table does not list that the emulation fails.
+# The verdict table of docs/emulation-verdicts-by-check.md: runs every lab program of an
+# emulation build made with LABS_USE_SOLUTIONS=ON and LABS_BUILD_SELF_TESTS=ON (the solution, the
+# starter and every known-wrong kernel) over all its checks, and prints one markdown row per check
+# that the GPU validation recorded (docs/known-wrong-h100.md: the checks each kernel must fail;
+# every check of a solution passed) with the verdict on the GPU and under emulation; then a second
+# table of the checks the GPU table does not list that the emulation fails.
 #   scripts/emulation-verdicts.sh BUILD_DIR > table.md
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
