@@ -219,6 +219,16 @@ std::vector<std::string> apply_overrides(LabSpec& spec, std::string_view key) {
       }
       check.params[name] = value;
     }
+    if (overrides.contains("title")) {
+      // The title says what the check runs (its sizes): one that names the GPU's sizes would be
+      // untrue where the override changes them.
+      const auto& title = overrides["title"];
+      if (!title.is_string() || title.get<std::string>().empty()) {
+        throw SpecError(fmt::format("{}: check '{}': '{}.title' must be a non-empty string",
+                                    spec.source, check.id, key));
+      }
+      check.title = title.get<std::string>();
+    }
     if (overrides.contains("timeout_s")) {
       if (!overrides["timeout_s"].is_number() || overrides["timeout_s"].get<double>() <= 0) {
         throw SpecError(fmt::format("{}: check '{}': '{}.timeout_s' must be a number > 0",
