@@ -65,7 +65,7 @@ int report_command(const ReportOptions& options) {
       skipped_text += fmt::format(", {} not measured (speed needs a GPU)", not_measured);
     }
     const auto summary = fmt::format("{} ({}): {}, {} of {} checks passed{}; report: {}", grade.lab,
-                                     grade.title, contract::format_score(grade), passed,
+                                     grade.title, contract::format_score_line(grade), passed,
                                      grade.checks.size(), skipped_text, out.string());
     std::printf("%s\n", summary.c_str());
     for (const auto& problem : grade.problems) std::printf("warning: %s\n", problem.c_str());
