@@ -108,6 +108,13 @@ double LabSpec::bonus_points() const {
   return total;
 }
 
+double LabSpec::speed_points() const {
+  double total = 0;
+  for (const auto& check : checks)
+    total += !check.bonus && check.kind == "speed" ? check.points : 0;
+  return total;
+}
+
 const CheckSpec* LabSpec::find(std::string_view id) const {
   for (const auto& check : checks) {
     if (check.id == id) return &check;

@@ -72,6 +72,7 @@ struct LabSpec {
 
   double total_points() const;  // the base total: bonus checks not included
   double bonus_points() const;  // what the bonus checks add at most
+  double speed_points() const;  // the base (not bonus) speed checks': measured on a GPU only
   const CheckSpec* find(std::string_view id) const;
   const CheckSpec& at(std::string_view id) const;  // throws SpecError
 };
