@@ -38,6 +38,43 @@ std::string format_score(const LabGrade& grade) {
   return text;
 }
 
+std::optional<WithoutGpu> without_gpu(const LabGrade& grade) {
+  if (!grade.emulated) return std::nullopt;
+  WithoutGpu limit;
+  bool earned = grade.problems.empty();
+  for (const auto& check : grade.checks) {
+    const bool bonus = check.spec && check.spec->bonus;
+    const std::string_view kind =
+        check.spec ? check.spec->kind : (check.record ? check.record->kind : "");
+    if (bonus) continue;
+    if (kind == "speed") {
+      limit.speed_points += check.max_points;
+    } else if (check.verdict != Verdict::pass || check.points < check.max_points) {
+      earned = false;
+    }
+  }
+  if (limit.speed_points <= 0) return std::nullopt;
+  limit.most = grade.max_points - limit.speed_points;
+  limit.earned = earned;
+  return limit;
+}
+
+std::string gpu_only_words(const WithoutGpu& limit) {
+  return fmt::format("speed, {} {}, is measured on a GPU only", format_points(limit.speed_points),
+                     limit.speed_points == 1 ? "point" : "points");
+}
+
+std::string format_score_line(const LabGrade& grade) {
+  const auto limit = without_gpu(grade);
+  if (!limit) return format_score(grade);
+  if (limit->earned) {
+    return fmt::format("{}: the most a run without a GPU can earn ({})", format_score(grade),
+                       gpu_only_words(*limit));
+  }
+  return fmt::format("{}; without a GPU at most {} can be earned ({})", format_score(grade),
+                     format_points(limit->most), gpu_only_words(*limit));
+}
+
 LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
                    std::vector<std::string> problems) {
   LabGrade grade;
@@ -56,6 +93,7 @@ LabGrade grade_lab(const LabSpec& spec, std::vector<CheckRecord> records,
                                              check.id, it->lab, spec.lab));
       } else {
         entry.record = *it;
+        grade.emulated = grade.emulated || ran_under_emulation(*it);
         entry.verdict = it->verdict;
         entry.points = points_for(check, it->verdict, it->fraction);
       }

@@ -399,6 +399,15 @@ void from_json(const json& in, CheckRecord& r) {
   }
 }
 
+bool ran_under_emulation(const CheckRecord& record) {
+  return record.backend.starts_with("emulation");
+}
+
+bool ran_under_emulation(const std::vector<CheckRecord>& records) {
+  return std::any_of(records.begin(), records.end(),
+                     [](const CheckRecord& r) { return ran_under_emulation(r); });
+}
+
 std::filesystem::path record_path(const std::filesystem::path& results_dir,
                                   std::string_view check) {
   return results_dir / (safe_file_stem(check) + ".json");

@@ -108,6 +108,13 @@ double LabSpec::bonus_points() const {
   return total;
 }
 
+double LabSpec::speed_points() const {
+  double total = 0;
+  for (const auto& check : checks)
+    total += !check.bonus && check.kind == "speed" ? check.points : 0;
+  return total;
+}
+
 const CheckSpec* LabSpec::find(std::string_view id) const {
   for (const auto& check : checks) {
     if (check.id == id) return &check;
@@ -218,6 +225,16 @@ std::vector<std::string> apply_overrides(LabSpec& spec, std::string_view key) {
                                     check.id, key, name));
       }
       check.params[name] = value;
+    }
+    if (overrides.contains("title")) {
+      // The title says what the check runs (its sizes): one that names the GPU's sizes would be
+      // untrue where the override changes them.
+      const auto& title = overrides["title"];
+      if (!title.is_string() || title.get<std::string>().empty()) {
+        throw SpecError(fmt::format("{}: check '{}': '{}.title' must be a non-empty string",
+                                    spec.source, check.id, key));
+      }
+      check.title = title.get<std::string>();
     }
     if (overrides.contains("timeout_s")) {
       if (!overrides["timeout_s"].is_number() || overrides["timeout_s"].get<double>() <= 0) {

@@ -67,6 +67,71 @@ TEST(Grade, RecordsOfOtherLabsOrUnknownChecksAreProblemsNotPoints) {
   EXPECT_EQ(grade.problems.size(), 2u);
 }
 
+CheckRecord emulated(const std::string& check, Verdict verdict, double fraction = 0) {
+  auto r = record(check, verdict, fraction);
+  r.backend = "emulation: CPU emulation (2 threads, random schedule)";
+  return r;
+}
+
+// Under the CPU emulation speed is not measured: a right submission earns all it can there, and
+// its score line says so; the points stay what the spec and the verdicts give.
+TEST(Grade, SaysWhenARunWithoutAGpuEarnedAllItCan) {
+  const auto s = spec();
+  const auto grade = grade_lab(
+      s, {emulated("A.Correct", Verdict::pass), emulated("A.Speed", Verdict::not_measured),
+          emulated("A.Shape", Verdict::pass)});
+  EXPECT_TRUE(grade.emulated);
+  EXPECT_DOUBLE_EQ(grade.points, 40);
+  EXPECT_DOUBLE_EQ(grade.max_points, 60);
+  const auto limit = without_gpu(grade);
+  ASSERT_TRUE(limit);
+  EXPECT_DOUBLE_EQ(limit->speed_points, 20);
+  EXPECT_DOUBLE_EQ(limit->most, 40);
+  EXPECT_TRUE(limit->earned);
+  EXPECT_EQ(format_score_line(grade),
+            "40 / 60 points: the most a run without a GPU can earn (speed, 20 points, is "
+            "measured on a GPU only)");
+}
+
+TEST(Grade, AnEmulatedRunThatMissedPointsIsNotTheMost) {
+  const auto s = spec();
+  const auto grade = grade_lab(
+      s, {emulated("A.Correct", Verdict::fail, 0.5), emulated("A.Speed", Verdict::not_measured),
+          emulated("A.Shape", Verdict::pass)});
+  EXPECT_DOUBLE_EQ(grade.points, 25);
+  const auto limit = without_gpu(grade);
+  ASSERT_TRUE(limit);
+  EXPECT_FALSE(limit->earned);
+  EXPECT_EQ(format_score_line(grade),
+            "25 / 60 points; without a GPU at most 40 can be earned (speed, 20 points, is "
+            "measured on a GPU only)");
+  // A check that did not run, or records that could not be used, are not the most either.
+  EXPECT_FALSE(without_gpu(grade_lab(s, {emulated("A.Correct", Verdict::pass)}))->earned);
+  EXPECT_FALSE(
+      without_gpu(
+          grade_lab(s, {emulated("A.Correct", Verdict::pass), emulated("A.Shape", Verdict::pass)},
+                    {"an unreadable record"}))
+          ->earned);
+}
+
+TEST(Grade, OnAGpuTheScoreLineIsTheScore) {
+  const auto s = spec();
+  const auto grade =
+      grade_lab(s, {record("A.Correct", Verdict::pass), record("A.Speed", Verdict::fail, 0),
+                    record("A.Shape", Verdict::pass)});
+  EXPECT_FALSE(grade.emulated);
+  EXPECT_FALSE(without_gpu(grade));
+  EXPECT_EQ(format_score_line(grade), "40 / 60 points");
+  // A lab without speed points: the score says all there is, emulated or not.
+  const auto no_speed = parse_spec(nlohmann::json::parse(R"({"lab": "lab1", "title": "One block",
+    "checks": [{"id": "A.Correct", "kind": "correctness", "title": "a", "points": 30}]})"),
+                                   "spec.json");
+  const auto cpu = grade_lab(no_speed, {emulated("A.Correct", Verdict::pass)});
+  EXPECT_TRUE(cpu.emulated);
+  EXPECT_FALSE(without_gpu(cpu));
+  EXPECT_EQ(format_score_line(cpu), "30 / 30 points");
+}
+
 }  // namespace
 }  // namespace contract
 

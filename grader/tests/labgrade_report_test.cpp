@@ -34,6 +34,37 @@ TEST(LabgradeReport, WritesTheReportAndTheScoreLine) {
   EXPECT_NE(read_all(dir / "summary.txt").find("5 / 10 points"), std::string::npos);
 }
 
+// Records from the CPU emulation: the report shows the spec's emulation titles (the sizes that
+// ran), and the score line says that speed needs a GPU; the points are those of any backend.
+TEST(LabgradeReport, AnEmulatedRunShowsItsTitlesAndWhatItCouldEarn) {
+  const auto dir = scratch("emulated");
+  write_file(dir / "spec.json", R"({
+    "lab": "lab1", "title": "Fake lab",
+    "checks": [
+      {"id": "Fake.Large", "kind": "correctness", "title": "right at 2048", "points": 10,
+       "width": 2048, "emulation": {"width": 768, "title": "right at 768"}},
+      {"id": "Fake.Speed", "kind": "speed", "title": "fast at 2048", "points": 5, "width": 2048}
+    ]})");
+  std::filesystem::create_directories(dir / "results");
+  write_file(dir / "results" / "Fake.Large.json",
+             R"json({"schema": 1, "lab": "lab1", "check": "Fake.Large", "verdict": "pass",
+                     "backend": "emulation: CPU emulation (2 threads)"})json");
+  write_file(dir / "results" / "Fake.Speed.json",
+             R"json({"schema": 1, "lab": "lab1", "check": "Fake.Speed", "verdict": "not_measured",
+                     "backend": "emulation: CPU emulation (2 threads)"})json");
+  const auto r = run_shell(std::string(LABGRADE_PATH) + " report --spec " +
+                           (dir / "spec.json").string() + " --results " +
+                           (dir / "results").string() + " --out " + (dir / "lab1.html").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("10 / 15 points: the most a run without a GPU can earn (speed, 5 "
+                          "points, is measured on a GPU only)"),
+            std::string::npos)
+      << r.output;
+  const auto html = read_all(dir / "lab1.html");
+  EXPECT_NE(html.find("right at 768"), std::string::npos);
+  EXPECT_EQ(html.find("right at 2048"), std::string::npos);
+}
+
 TEST(LabgradeReport, CorruptRecordsAreWarningsAndTheReportIsStillWritten) {
   const auto dir = scratch("corrupt");
   write_file(dir / "spec.json", grader_test::kSpec);

@@ -218,7 +218,10 @@ void run_check(const std::function<void(Check&)>& body) {
                        "GPU)");
   } else {
     if (run.emulated && spec->has("emulation")) {
-      check->note("sizes reduced for the CPU emulation: " + spec->params.at("emulation").dump());
+      // The sizes and limits only: the title the override gives is the record's title already.
+      auto reduced = spec->params.at("emulation");
+      reduced.erase("title");
+      if (!reduced.empty()) check->note("sizes reduced for the CPU emulation: " + reduced.dump());
     }
     if (run.emulated && spec->kind == "structure") {
       // Under the emulation the student's own process runs the kernels: their shapes are its word.

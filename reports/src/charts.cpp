@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -45,6 +46,60 @@ std::string short_label(std::string_view text, std::size_t max_chars) {
     }
   }
   return html_escape(text);
+}
+
+std::size_t code_points(std::string_view text) {
+  std::size_t count = 0;
+  for (const char c : text) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return count;
+}
+
+// A label in lines of at most `max_chars` code points, broken between words (a word longer than a
+// line is cut into pieces), each line escaped. More than `max_lines` lines: the last one ends in
+// an ellipsis. SVG text does not wrap by itself, and a check title cut after 30 characters ("...
+// is faster than th...") says nothing.
+std::vector<std::string> wrapped_label(std::string_view text, std::size_t max_chars,
+                                       std::size_t max_lines) {
+  std::vector<std::string> lines;
+  std::string line;
+  const auto flush = [&] {
+    if (!line.empty()) lines.push_back(std::move(line));
+    line.clear();
+  };
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto end = std::min(text.find(' ', at), text.size());
+    std::string_view word = text.substr(at, end - at);
+    at = end + 1;
+    if (word.empty()) continue;
+    while (code_points(word) > max_chars) {  // a word too long for any line: cut it
+      flush();
+      std::size_t cut = 0;
+      for (std::size_t chars = 0; cut < word.size(); ++cut) {
+        const bool starts = (static_cast<unsigned char>(word[cut]) & 0xC0) != 0x80;
+        if (starts && chars++ == max_chars) break;
+      }
+      lines.emplace_back(word.substr(0, cut));
+      word.remove_prefix(cut);
+    }
+    if (!line.empty() && code_points(line) + 1 + code_points(word) > max_chars) flush();
+    if (!line.empty()) line += ' ';
+    line += word;
+  }
+  flush();
+  if (lines.empty()) lines.emplace_back();
+  const bool cut = lines.size() > max_lines;
+  if (cut) lines.resize(max_lines);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!cut || i + 1 < lines.size()) {
+      lines[i] = html_escape(lines[i]);
+    } else if (code_points(lines[i]) < max_chars) {
+      lines[i] = html_escape(lines[i]) + "&#8230;";
+    } else {
+      lines[i] = short_label(lines[i], max_chars - 1);  // ends in the ellipsis
+    }
+  }
+  return lines;
 }
 
 std::string px(double value) { return fmt::format("{:.1f}", value); }
@@ -214,8 +269,8 @@ std::string error_map_svg(const contract::ErrorMap& map) {
 
 std::string speed_chart_svg(std::span<const SpeedBar> bars) {
   constexpr double kWidth = 940;    // the page's content width, so the chart is drawn 1:1
-  constexpr double kBarX = 230;     // bars start here; the check names sit to the left
-  constexpr double kBarSpan = 540;  // pixels for the largest share on the axis
+  constexpr double kBarX = 248;     // bars start here; the check names sit to the left
+  constexpr double kBarSpan = 522;  // pixels for the largest share on the axis
   constexpr double kGroupTop = 40;  // below the legend
   constexpr double kGroupHeight = 76;
   constexpr double kBarHeight = 20;
@@ -278,8 +333,18 @@ std::string speed_chart_svg(std::span<const SpeedBar> bars) {
     const double student_y = top + 14;
     const double reference_y = student_y + kBarHeight + 4;
     svg += fmt::format(R"(<g><title>{}</title>)", html_escape(bar.title));
-    svg += fmt::format(R"(<text x="0" y="{}" class="chart-label">{}</text>)", px(student_y + 15),
-                       short_label(bar.title, 30));
+    // The title whole, in up to three lines beside the bars (a longer one ends in an ellipsis;
+    // the table below the chart has it whole).
+    const auto lines = wrapped_label(bar.title, 30, 3);
+    const double first_line = student_y + 15 - 7 * static_cast<double>(lines.size() - 1);
+    svg += R"(<text class="chart-label">)";
+    for (std::size_t line = 0; line < lines.size(); ++line) {
+      svg += fmt::format(R"(<tspan x="0" y="{}">{}</tspan>)",
+                         px(first_line + 14 * static_cast<double>(line)), lines[line]);
+    }
+    svg += "</text>";
+    const double reference_label_y =
+        std::max(reference_y + 15, first_line + 14 * static_cast<double>(lines.size() - 1) + 16);
     const contract::Timing* t = bar.timing;
     if (!t || !(t->reference_rate > 0) || !std::isfinite(share_of(*t))) {
       const std::string why = !t ? fmt::format("nothing measured ({})", verdict_label(bar.verdict))
@@ -292,7 +357,7 @@ std::string speed_chart_svg(std::span<const SpeedBar> bars) {
     const double share = share_of(*t);
     const std::string unit = html_escape(t->rate_unit);
     svg += fmt::format(R"(<text x="0" y="{}" class="chart-small">vs {}</text>)",
-                       px(reference_y + 15), short_label(t->reference_name, 32));
+                       px(reference_label_y), short_label(t->reference_name, 32));
     svg += fmt::format(
         R"(<rect x="{x}" y="{y}" width="{w}" height="{h}" class="bar-student"/><text x="{tx}" y="{ty}" class="chart-value">{rate} {unit} ({share})</text>)",
         fmt::arg("x", px(kBarX)), fmt::arg("y", px(student_y)),

@@ -14,7 +14,7 @@ namespace reports {
 std::string render_lab_report(const contract::LabGrade& grade, const ReportContext& context) {
   const auto checks = detail::make_check_views(grade);
   std::string title =
-      fmt::format("{} {}: {}", grade.lab, grade.title, contract::format_score(grade));
+      fmt::format("{} {}: {}", grade.lab, grade.title, contract::format_score_line(grade));
   if (!context.student.empty()) title += " (" + context.student + ")";
 
   const detail::PlaceholderValues values{
@@ -23,7 +23,7 @@ std::string render_lab_report(const contract::LabGrade& grade, const ReportConte
       {"header", detail::render_header(grade, checks, context)},
       {"problems", detail::render_submission_problem(context) + detail::render_problems(grade)},
       {"checks", detail::render_check_table(grade, checks)},
-      {"speed", detail::render_speed_section(checks)},
+      {"speed", detail::render_speed_section(checks, grade.emulated)},
       {"details", detail::render_check_details(checks, context.handout)},
       {"environment", detail::render_environment(checks, context)},
   };

@@ -43,17 +43,60 @@ std::string timing_row(const CheckView& check) {
       fmt::arg("badge", verdict_badge(check.verdict)));
 }
 
+// Nothing was timed (the CPU emulation, or no GPU): a chart would be all "nothing measured", so
+// the section says why in words and lists the speed checks, each title whole.
+std::string untimed_section(std::span<const CheckView> checks, bool emulated) {
+  std::string rows;
+  double points = 0;
+  for (const auto& check : checks) {
+    if (check.kind != "speed") continue;
+    points += check.max_points;
+    rows += fmt::format(
+        R"(<tr><th scope="row"><a href="#{}">{}</a></th><td class="num">{}</td><td>{}</td><td class="reason-cell">{}</td></tr>
+)",
+        check.anchor, html_escape(check.title), format_points(check.max_points),
+        verdict_badge(check.verdict), html_escape(check.reason));
+  }
+  const std::string why =
+      emulated
+          ? fmt::format(
+                "Speed was not measured: the checks ran under the CPU emulation, where the kernels "
+                "run on the CPU and their times say nothing about a GPU. The speed checks below "
+                "({} points) earn their points only when the lab is graded on a GPU.",
+                format_points(points))
+          : std::string(
+                "Speed was not measured in this run: no speed check was timed (each check's "
+                "reason says why), so the speed checks below earned nothing.");
+  return fmt::format(
+      R"(<section aria-labelledby="speed-heading">
+<h2 id="speed-heading">Speed</h2>
+<p class="hint speed-not-measured">{why}</p>
+<div class="table-wrap">
+<table class="untimed">
+<caption>The lab's speed checks</caption>
+<thead><tr><th scope="col">Check</th><th scope="col" class="num">Points</th><th scope="col">Verdict</th><th scope="col">Reason</th></tr></thead>
+<tbody>
+{rows}</tbody>
+</table>
+</div>
+</section>)",
+      fmt::arg("why", html_escape(why)), fmt::arg("rows", rows));
+}
+
 }  // namespace
 
-std::string render_speed_section(std::span<const CheckView> checks) {
+std::string render_speed_section(std::span<const CheckView> checks, bool emulated) {
   std::vector<SpeedBar> bars;
   std::string rows;
+  bool timed = false;
   for (const auto& check : checks) {
     if (check.kind != "speed") continue;
     bars.push_back({check.title, check.verdict, timing_of(check)});
     rows += timing_row(check);
+    timed = timed || timing_of(check) != nullptr;
   }
   if (bars.empty()) return {};
+  if (!timed) return untimed_section(checks, emulated);
 
   // The roofline: every speed check whose record has the work and the roofs of its run.
   std::vector<RooflineEntry> roofline;

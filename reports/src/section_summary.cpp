@@ -47,6 +47,30 @@ std::string verdict_summary(std::span<const CheckView> checks) {
   return text;
 }
 
+// The sentence under the score. Under the CPU emulation speed is not measured, so a run that
+// earned every other point has done all it can there: it says so and what is left for a GPU.
+struct Headline {
+  std::string status;  // the score card's class
+  std::string words;   // HTML
+};
+
+Headline headline_of(const contract::LabGrade& grade, bool all_passed) {
+  if (all_passed) return {"status-pass", "Passed."};
+  const auto limit = contract::without_gpu(grade);
+  if (limit && limit->earned) {
+    return {"status-most", html_escape(fmt::format("The most a run without a GPU can earn ({}).",
+                                                   contract::gpu_only_words(*limit)))};
+  }
+  if (limit) {
+    return {"status-open",
+            html_escape(fmt::format(
+                "Not passed yet. Without a GPU at most {} of the {} points can be earned ({}).",
+                format_points(limit->most), format_points(grade.max_points),
+                contract::gpu_only_words(*limit)))};
+  }
+  return {"status-open", "Not passed yet."};
+}
+
 }  // namespace
 
 std::string render_header(const contract::LabGrade& grade, std::span<const CheckView> checks,
@@ -57,6 +81,7 @@ std::string render_header(const contract::LabGrade& grade, std::span<const Check
         return c.verdict == contract::Verdict::pass ||
                c.verdict == contract::Verdict::not_attempted;
       });
+  const auto headline = headline_of(grade, all_passed);
   const double share =
       grade.max_points > 0 ? std::clamp(grade.points / grade.max_points, 0.0, 1.0) : 0.0;
   std::string student;
@@ -79,7 +104,7 @@ std::string render_header(const contract::LabGrade& grade, std::span<const Check
 </div>
 </div>)",
       fmt::arg("lab", html_escape(grade.lab)), fmt::arg("title", html_escape(grade.title)),
-      fmt::arg("student", student), fmt::arg("status", all_passed ? "status-pass" : "status-open"),
+      fmt::arg("student", student), fmt::arg("status", headline.status),
       fmt::arg("points", format_points(grade.points)),
       fmt::arg("max_points", format_points(grade.max_points)),
       fmt::arg("bonus", grade.bonus_max_points > 0
@@ -87,8 +112,7 @@ std::string render_header(const contract::LabGrade& grade, std::span<const Check
                                           format_points(grade.bonus_points),
                                           format_points(grade.bonus_max_points))
                             : std::string()),
-      fmt::arg("width", share * 100),
-      fmt::arg("headline", all_passed ? "Passed." : "Not passed yet."),
+      fmt::arg("width", share * 100), fmt::arg("headline", headline.words),
       fmt::arg("summary", verdict_summary(checks)));
 }
 

@@ -23,8 +23,10 @@ std::string render_submission_problem(const ReportContext& context);
 // One row per check in spec order (title, kind, verdict, points, reason) and the grade's total.
 std::string render_check_table(const contract::LabGrade& grade, std::span<const CheckView> checks);
 
-// Bar chart and table for the speed checks; empty when the lab has none.
-std::string render_speed_section(std::span<const CheckView> checks);
+// Bar chart and table for the speed checks; empty when the lab has none. When nothing was timed
+// (`emulated`: the checks ran under the CPU emulation, or no GPU) it says why, lists the speed
+// checks with their titles whole, and draws no chart.
+std::string render_speed_section(std::span<const CheckView> checks, bool emulated);
 
 // Everything a record says about each check: cases, wrong elements, error maps, timing, the
 // command that reproduces it. Checks that need attention start open.

@@ -87,6 +87,28 @@ TEST(SpeedChartSvg, DrawsBarsThresholdsAndMissingTimings) {
   EXPECT_EQ(count_of(svg, "class=\"threshold-line\""), 2u);  // legend + the measured check
 }
 
+// A check title longer than the label column wraps between words instead of ending in a stub
+// ("matmul_tiled is faster than th..."); only a title longer than three lines is cut, at a word.
+TEST(SpeedChartSvg, WrapsLongCheckTitlesInsteadOfCuttingThem) {
+  contract::Timing t{"2048", "GFLOP/s", 30,  1.0,  0.9,  1.1,  0.02,
+                     9000,   "naive",   1.4, 6500, 0.01, 1.38, 1.2};
+  const std::vector<reports::detail::SpeedBar> bars{
+      {"matmul_tiled is faster than the naive kernel at width 2048", contract::Verdict::pass, &t},
+      {"a title so long that it cannot fit in three lines of the label column beside the bars "
+       "however it is wrapped",
+       contract::Verdict::pass, &t}};
+  const auto svg = reports::detail::speed_chart_svg(bars);
+  EXPECT_NE(svg.find(">matmul_tiled is faster than</tspan>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">the naive kernel at width 2048</tspan>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("th&#8230;"), std::string::npos);
+  EXPECT_EQ(count_of(svg, "&#8230;"), 1u) << "only the title too long for three lines is cut";
+  EXPECT_NE(svg.find(">label column beside the bars&#8230;</tspan>"), std::string::npos) << svg;
+  // The whole title stays in the group's tooltip.
+  EXPECT_NE(svg.find("<title>a title so long that it cannot fit in three lines of the label "
+                     "column beside the bars however it is wrapped</title>"),
+            std::string::npos);
+}
+
 }  // namespace
 
 // ---- diagnosis pictures: tile grid, roofline, times side by side ----------------------------

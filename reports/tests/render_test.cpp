@@ -233,6 +233,108 @@ TEST(RenderLabReport, RendersAGradeBuiltWithoutASpec) {
   EXPECT_NE(html.find("0 / 1 points"), std::string::npos);
 }
 
+// ---- a run under the CPU emulation: speed not measured, and the report says so ------------
+
+contract::LabSpec tiled_spec(std::string speed_title) {
+  auto document = nlohmann::json::parse(R"({
+    "lab": "lab6", "title": "Tiled matmul",
+    "checks": [
+      {"id": "T.Integers", "kind": "correctness", "title": "exact on integers", "points": 50},
+      {"id": "T.Shape", "kind": "structure", "title": "uses shared memory", "points": 20},
+      {"id": "T.Speed", "kind": "speed", "title": "", "points": 15},
+      {"id": "T.SpeedAt4096", "kind": "speed", "title": "matmul_tiled is faster than the naive kernel at width 4096", "points": 15}
+    ]})");
+  document["checks"][2]["title"] = std::move(speed_title);
+  return contract::parse_spec(document, "spec.json");
+}
+
+std::vector<contract::CheckRecord> emulated_records(Verdict integers) {
+  std::vector<contract::CheckRecord> records{
+      record("T.Integers", integers, "all 5 widths are exact"),
+      record("T.Shape", Verdict::pass, "every kernel uses shared memory"),
+      record("T.Speed", Verdict::not_measured,
+             "not measured: emulation (the kernels ran on the CPU; speed checks need a GPU)"),
+      record("T.SpeedAt4096", Verdict::not_measured,
+             "not measured: emulation (the kernels ran on the CPU; speed checks need a GPU)")};
+  for (auto& r : records) {
+    r.lab = "lab6";
+    r.backend = "emulation: CPU emulation (2 threads, random schedule seeded by the lab's seed)";
+  }
+  return records;
+}
+
+std::string speed_section_of(const std::string& html) {
+  const auto start = html.find(R"(<section aria-labelledby="speed-heading">)");
+  if (start == std::string::npos) return {};
+  return html.substr(start, html.find("</section>", start) - start);
+}
+
+TEST(RenderLabReport, UnderTheEmulationSaysSpeedWasNotMeasuredAndDrawsNoChart) {
+  const auto spec = tiled_spec("matmul_tiled is faster than the naive kernel at width 2048");
+  const auto html =
+      reports::render_lab_report(contract::grade_lab(spec, emulated_records(Verdict::pass)), {});
+  const auto speed = speed_section_of(html);
+  ASSERT_FALSE(speed.empty());
+  EXPECT_NE(speed.find("Speed was not measured: the checks ran under the CPU emulation"),
+            std::string::npos)
+      << speed;
+  EXPECT_EQ(html.find("timed on the same GPU"), std::string::npos);
+  EXPECT_EQ(speed.find("<svg"), std::string::npos) << "no empty chart";
+  EXPECT_EQ(speed.find("nothing measured"), std::string::npos);
+  EXPECT_EQ(speed.find("&#8230;"), std::string::npos) << "no title cut short";
+  EXPECT_NE(speed.find(">matmul_tiled is faster than the naive kernel at width 2048</a>"),
+            std::string::npos);
+  EXPECT_NE(speed.find(">matmul_tiled is faster than the naive kernel at width 4096</a>"),
+            std::string::npos);
+  EXPECT_NE(speed.find("(30 points)"), std::string::npos);
+}
+
+TEST(RenderLabReport, UnderTheEmulationARightSubmissionEarnedTheMostItCould) {
+  const auto spec = tiled_spec("fast at 2048");
+  const auto grade = contract::grade_lab(spec, emulated_records(Verdict::pass));
+  EXPECT_DOUBLE_EQ(grade.points, 70) << "the words change, never the grade";
+  const auto html = reports::render_lab_report(grade, {});
+  EXPECT_NE(html.find("70 / 100 points"), std::string::npos);
+  EXPECT_EQ(html.find("Not passed yet."), std::string::npos);
+  EXPECT_NE(html.find("The most a run without a GPU can earn (speed, 30 points, is measured on a "
+                      "GPU only)."),
+            std::string::npos);
+  EXPECT_NE(html.find(R"(<div class="score-card status-most">)"), std::string::npos);
+  EXPECT_NE(html.find("<title>lab6 Tiled matmul: 70 / 100 points: the most a run without a GPU "
+                      "can earn (speed, 30 points, is measured on a GPU only)</title>"),
+            std::string::npos);
+}
+
+TEST(RenderLabReport, UnderTheEmulationMissedPointsAreStillNotPassed) {
+  const auto spec = tiled_spec("fast at 2048");
+  const auto grade = contract::grade_lab(spec, emulated_records(Verdict::fail));
+  EXPECT_DOUBLE_EQ(grade.points, 20);
+  const auto html = reports::render_lab_report(grade, {});
+  EXPECT_NE(html.find("Not passed yet. Without a GPU at most 70 of the 100 points can be earned "
+                      "(speed, 30 points, is measured on a GPU only)."),
+            std::string::npos);
+  EXPECT_NE(html.find(R"(<div class="score-card status-open">)"), std::string::npos);
+  EXPECT_EQ(html.find("the most a run without a GPU can earn"), std::string::npos);
+}
+
+TEST(RenderLabReport, UnderTheEmulationEscapesTheSpeedChecksTitles) {
+  const auto spec = tiled_spec(std::string(kHostile));
+  const auto html =
+      reports::render_lab_report(contract::grade_lab(spec, emulated_records(Verdict::pass)), {});
+  EXPECT_EQ(html.find(kHostile), std::string::npos);
+  EXPECT_NE(speed_section_of(html).find("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            std::string::npos);
+}
+
+// On a GPU the words stay as they were.
+TEST(RenderLabReport, OnAGpuTheSpeedSectionAndHeadlineKeepTheirWords) {
+  const auto r = render_sample();
+  EXPECT_NE(r.html.find("timed on the same GPU in the same run"), std::string::npos);
+  EXPECT_NE(r.html.find("Not passed yet."), std::string::npos);
+  EXPECT_EQ(r.html.find("without a GPU"), std::string::npos);
+  EXPECT_NE(r.html.find("<title>lab1 Matrix copy: 8.5 / 14 points</title>"), std::string::npos);
+}
+
 TEST(RenderLabReport, SurvivesAMalformedErrorMap) {
   auto spec = sample_spec();
   auto records = sample_records();

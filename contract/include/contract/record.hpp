@@ -189,8 +189,8 @@ struct CheckRecord {
   double points = 0;
   double max_points = 0;
   std::uint64_t seed = 0;
-  std::string backend = "cuda";
-  std::string started_at;  // ISO 8601, UTC
+  std::string backend = "cuda";  // "cuda", or "emulation: ..." for the CPU emulation
+  std::string started_at;        // ISO 8601, UTC
   double duration_s = 0;
   std::string reproduce;  // a command that replays this check with the same seed
   std::vector<std::string> notes;
@@ -203,6 +203,11 @@ struct CheckRecord {
 
 void to_json(nlohmann::json& out, const CheckRecord& record);
 void from_json(const nlohmann::json& in, CheckRecord& record);
+
+// True when the record's check ran under the CPU emulation (backend "emulation: ..."): its speed
+// was not measured, and the spec's "emulation" sizes and titles applied.
+bool ran_under_emulation(const CheckRecord& record);
+bool ran_under_emulation(const std::vector<CheckRecord>& records);  // any of them
 
 // File name of a check's record inside a results folder.
 std::filesystem::path record_path(const std::filesystem::path& results_dir, std::string_view check);

@@ -72,6 +72,7 @@ struct LabSpec {
 
   double total_points() const;  // the base total: bonus checks not included
   double bonus_points() const;  // what the bonus checks add at most
+  double speed_points() const;  // the base (not bonus) speed checks': measured on a GPU only
   const CheckSpec* find(std::string_view id) const;
   const CheckSpec& at(std::string_view id) const;  // throws SpecError
 };
@@ -79,7 +80,8 @@ struct LabSpec {
 LabSpec parse_spec(const nlohmann::json& document, const std::string& source);
 
 // For runs that cannot afford a check's sizes (the CPU emulation): a check may hold an object
-// under `key` (e.g. "emulation": {"widths": [32, 64]}) whose entries replace the check's own.
+// under `key` (e.g. "emulation": {"widths": [32, 64]}) whose entries replace the check's own,
+// "timeout_s" and "title" included (a title that names the sizes the override runs).
 // Returns the ids of the checks that changed; throws SpecError when `key` is not an object.
 std::vector<std::string> apply_overrides(LabSpec& spec, std::string_view key);
 LabSpec load_spec(const std::filesystem::path& file);

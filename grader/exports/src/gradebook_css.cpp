@@ -37,6 +37,9 @@ h3 { font-size: 1rem; margin: 0; overflow-wrap: anywhere; }
 .card-warn { border-left-color: var(--error-fg); }
 .warning { margin: 20px 0 0; padding: 12px 16px; border-radius: 10px; background: var(--warn-bg); color: var(--warn-fg); border: 1px solid #facc15; }
 .warning p { margin: 0; }
+.backend-note { margin: 12px 0 0; padding: 10px 14px; border-radius: 10px; background: #e0e7ff; color: #3730a3; border: 1px solid #a5b4fc; max-width: 90ch; }
+.not-measured { color: var(--muted); font-style: italic; }
+.row-not-measured .counts { display: block; white-space: normal; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; background: var(--surface); border: 1px solid var(--line); margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
 caption { caption-side: top; text-align: left; color: var(--muted); font-size: 0.88rem; padding: 0 0 6px; }

@@ -38,8 +38,26 @@ std::string card(std::string_view label, std::string_view value, std::string_vie
       warn ? " card-warn" : "", label, value, note);
 }
 
+// Under the CPU emulation: at the top, before any figure, that the class was graded on the CPU
+// and what that leaves out, so a score of 70 / 100 is not read as a shortfall.
+std::string emulation_note(const contract::LabSpec& spec) {
+  const double speed = spec.speed_points();
+  const std::string speed_words =
+      speed > 0 ? fmt::format(
+                      "the speed checks ({} of the {} points) read &#8220;{}&#8221; and earned "
+                      "nothing, so the most a submission could earn here is {}",
+                      contract::format_points(speed), contract::format_points(spec.total_points()),
+                      kNotMeasured, contract::format_points(spec.total_points() - speed))
+                : std::string("this lab has no speed points, so nothing was left out");
+  return fmt::format(
+      R"(<p class="backend-note" role="note"><strong>Graded on the CPU (the CPU emulation), not on a GPU.</strong> )"
+      R"(Correctness and structure checks ran for real; speed was not measured: {}. Grade on a GPU to measure speed.</p>)"
+      "\n",
+      speed_words);
+}
+
 std::string render_header(const contract::LabSpec& spec, const ClassSummary& summary,
-                          std::size_t problems, const std::string& generated_at) {
+                          std::size_t problems, const std::string& generated_at, bool emulated) {
   const auto share = [&](double points) {
     return summary.max_points > 0 ? percent(points / summary.max_points) : "n/a";
   };
@@ -50,9 +68,13 @@ std::string render_header(const contract::LabSpec& spec, const ClassSummary& sum
                   "\n<div class=\"cards\">\n",
                   line(spec.lab), line(spec.title), spec.checks.size(),
                   contract::format_points(summary.max_points), line(generated_at));
-  out +=
-      card("Students", fmt::format("{}", summary.students),
-           fmt::format("{} graded &#183; {} with full marks", summary.graded, summary.full_marks));
+  if (emulated) out.insert(out.find("<div class=\"cards\">"), emulation_note(spec));
+  const std::string best =
+      emulated && spec.speed_points() > 0
+          ? fmt::format("{} with the most a run without a GPU can earn", summary.most_without_gpu)
+          : fmt::format("{} with full marks", summary.full_marks);
+  out += card("Students", fmt::format("{}", summary.students),
+              fmt::format("{} graded &#183; {}", summary.graded, best));
   out += card(
       "Mean score",
       fmt::format(R"({}<span class="muted"> / {}</span>)", contract::format_points(summary.mean),
@@ -74,9 +96,26 @@ std::string render_header(const contract::LabSpec& spec, const ClassSummary& sum
 std::string render_checks(std::span<const CheckStats> stats, std::size_t students) {
   std::string rows;
   for (const auto& s : stats) {
+    // A check nobody could be measured on (speed under the CPU emulation): "not measured", not a
+    // pass rate of 0% and a mean of 0 that read as a class that failed it.
+    if (s.not_measured > 0 && s.passed == 0 && s.failed == 0) {
+      rows += fmt::format(
+          "<tr class=\"row-not-measured\"><th scope=\"row\">{}<span "
+          "class=\"check-id\">{}</span></th>"
+          "<td class=\"num\">{}</td>"
+          "<td><span class=\"not-measured\">{}</span><span class=\"counts\">{} of {} students "
+          "(speed is measured on a GPU only){}{}</span></td>"
+          "<td class=\"num not-measured\">{}</td></tr>\n",
+          line(s.check->title), line(s.check->id), contract::format_points(s.check->points),
+          kNotMeasured, s.not_measured, students,
+          s.other ? fmt::format(" &#183; {} other", s.other) : std::string(),
+          s.not_run ? fmt::format(" &#183; {} not run", s.not_run) : std::string(), kNotMeasured);
+      continue;
+    }
     std::string counts = fmt::format("{} passed", s.passed);
     if (s.failed) counts += fmt::format(" &#183; {} failed", s.failed);
     if (s.other) counts += fmt::format(" &#183; {} other", s.other);
+    if (s.not_measured) counts += fmt::format(" &#183; {} {}", s.not_measured, kNotMeasured);
     if (s.not_run) counts += fmt::format(" &#183; {} not run", s.not_run);
     rows += fmt::format(
         "<tr><th scope=\"row\">{}<span class=\"check-id\">{}</span></th>"
@@ -125,20 +164,27 @@ std::string render_students(const contract::LabSpec& spec,
     const auto& o = outcomes[i];
     const double score = total_points(spec, o);
     std::size_t passed = 0;
+    std::size_t not_measured = 0;
     for (const auto& check : spec.checks) {
-      if (check_verdict(o, check.id) == contract::Verdict::pass) ++passed;
+      const auto verdict = check_verdict(o, check.id);
+      if (verdict == contract::Verdict::pass) ++passed;
+      if (verdict == contract::Verdict::not_measured) ++not_measured;
     }
+    const std::string unmeasured = not_measured > 0
+                                       ? fmt::format(R"(<span class="counts"> &#183; {} {}</span>)",
+                                                     not_measured, kNotMeasured)
+                                       : std::string();
     const std::string name = o.student.empty() ? "(no name)" : line(o.student);
     rows += fmt::format(
         "<tr{}><td class=\"num muted\">{}</td><th scope=\"row\" class=\"student-name\">{}</th>"
-        "<td class=\"num\">{} / {}</td><td>{}</td><td class=\"num\">{} / {}</td><td>{}</td>"
+        "<td class=\"num\">{} / {}</td><td>{}</td><td class=\"num\">{} / {}{}</td><td>{}</td>"
         "<td>{}</td></tr>\n",
         has_problems(o) ? R"( class="row-problem")" : "", i + 1, name,
         contract::format_points(score), contract::format_points(max),
         detail::share_bar_svg(
             max > 0 ? score / max : 0,
             fmt::format("{} of the points", max > 0 ? percent(score / max) : "n/a"), 90),
-        o.grade ? passed : 0, spec.checks.size(), status_badge(o), report_link(o));
+        o.grade ? passed : 0, spec.checks.size(), unmeasured, status_badge(o), report_link(o));
   }
   return fmt::format(
       "<div class=\"table-wrap\"><table class=\"students\">\n"
@@ -192,7 +238,8 @@ std::string gradebook_html(const contract::LabSpec& spec,
   page += fmt::format("<title>Gradebook: {} {}</title>\n<style>\n{}</style>\n</head>\n<body>\n",
                       line(spec.lab), line(spec.title), detail::gradebook_css());
   page += "<header class=\"page-header\">\n" +
-          render_header(spec, summary, problems, generated_at) + "</header>\n<main>\n";
+          render_header(spec, summary, problems, generated_at, graded_under_emulation(outcomes)) +
+          "</header>\n<main>\n";
   page += "<section aria-labelledby=\"checks-heading\">\n<h2 id=\"checks-heading\">Checks</h2>\n" +
           render_checks(stats, outcomes.size()) + "</section>\n";
   page += "<section aria-labelledby=\"scores-heading\">\n<h2 id=\"scores-heading\">Scores</h2>\n" +

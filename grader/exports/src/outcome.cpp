@@ -1,5 +1,6 @@
 #include "exports/outcome.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -35,6 +36,11 @@ double total_points(const contract::LabSpec& spec, const StudentOutcome& outcome
 
 bool has_problems(const StudentOutcome& outcome) {
   return !outcome.grade || outcome.status != kGradedStatus || !outcome.grade->problems.empty();
+}
+
+bool graded_under_emulation(std::span<const StudentOutcome> outcomes) {
+  return std::any_of(outcomes.begin(), outcomes.end(),
+                     [](const StudentOutcome& o) { return o.grade && o.grade->emulated; });
 }
 
 }  // namespace exports

@@ -31,6 +31,10 @@ ClassSummary summarize(const contract::LabSpec& spec, std::span<const StudentOut
     if (outcome.grade && summary.max_points > 0 && score >= summary.max_points) {
       ++summary.full_marks;
     }
+    if (outcome.grade) {
+      const auto limit = contract::without_gpu(*outcome.grade);
+      if (limit && limit->earned) ++summary.most_without_gpu;
+    }
   }
   summary.mean = mean_of(scores);
   summary.median = median_of(std::move(scores));
@@ -56,7 +60,7 @@ std::vector<HistogramBin> score_histogram(std::span<const double> scores, double
 }
 
 double CheckStats::pass_rate() const {
-  const std::size_t students = passed + failed + other + not_run;
+  const std::size_t students = passed + failed + other + not_measured + not_run;
   return students > 0 ? static_cast<double>(passed) / static_cast<double>(students) : 0;
 }
 
@@ -78,6 +82,9 @@ std::vector<CheckStats> check_stats(const contract::LabSpec& spec,
           break;
         case contract::Verdict::not_run:
           ++stats.not_run;
+          break;
+        case contract::Verdict::not_measured:
+          ++stats.not_measured;
           break;
         default:
           ++stats.other;

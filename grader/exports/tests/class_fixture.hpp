@@ -92,4 +92,28 @@ inline std::vector<StudentOutcome> make_class(const contract::LabSpec& spec) {
   return all;
 }
 
+// The same spec graded under the CPU emulation: speed is not measured. alice earns all a run
+// without a GPU can (15 of 20), bob misses correctness points, carol's code did not compile.
+inline std::vector<StudentOutcome> make_emulated_class(const contract::LabSpec& spec) {
+  using contract::Verdict;
+  const auto on_cpu = [](contract::CheckRecord r) {
+    r.backend = "emulation: CPU emulation (2 threads, random schedule seeded by the lab's seed)";
+    return r;
+  };
+  const auto speed = [&] {
+    return on_cpu(record("Tiled.Speed", Verdict::not_measured,
+                         "not measured: emulation (the kernels ran on the CPU; speed checks need "
+                         "a GPU)"));
+  };
+  std::vector<StudentOutcome> all;
+  all.push_back(graded(spec, "alice",
+                       {on_cpu(record("Tiled.Correctness", Verdict::pass)),
+                        on_cpu(record("Tiled.SharedMemory", Verdict::pass)), speed()}));
+  all.push_back(graded(spec, kScriptName,
+                       {on_cpu(record("Tiled.Correctness", Verdict::fail, "wrong", 0.5)),
+                        on_cpu(record("Tiled.SharedMemory", Verdict::pass)), speed()}));
+  all.push_back(ungraded("carol", "compile error", "kernel.cu(3): error"));
+  return all;
+}
+
 }  // namespace exports::testing

@@ -102,6 +102,23 @@ TEST_F(GradebookCsv, PointsTotalsAndStatuses) {
   EXPECT_EQ(rows[7][6], "crashed");
 }
 
+// Under the CPU emulation a speed check earns 0 without failing: its cell says "not measured",
+// not a 0 that reads as a failure; totals stay numbers. On a GPU no cell says so.
+TEST(GradebookCsvEmulated, SpeedCellsSayNotMeasured) {
+  const auto spec = testing::make_spec();
+  const auto rows = parse_csv(gradebook_csv(spec, testing::make_emulated_class(spec)));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"alice", "10", "5", "not measured", "15", "20",
+                                               "graded", "reports/alice/report.html"}));
+  EXPECT_EQ(rows[2][0], testing::kScriptName);
+  EXPECT_EQ(rows[2][3], "not measured");
+  EXPECT_EQ(rows[2][4], "10");
+  EXPECT_EQ(rows[3][3], "") << "a student without a grade has no verdicts";
+  const auto on_gpu = testing::make_spec();
+  EXPECT_EQ(gradebook_csv(on_gpu, testing::make_class(on_gpu)).find("not measured"),
+            std::string::npos);
+}
+
 TEST(GradebookCsvEmpty, HeaderOnly) {
   const auto spec = testing::make_spec();
   EXPECT_EQ(gradebook_csv(spec, {}),

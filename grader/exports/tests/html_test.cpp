@@ -105,6 +105,55 @@ TEST_F(GradebookHtml, SummaryChecksStudentsAndProblems) {
   EXPECT_NE(page.find("killed after 120 s tail"), std::string::npos);
 }
 
+// ---- a class graded under the CPU emulation ----------------------------------------------
+
+// The table row of one check of the Checks table.
+std::string check_row(const std::string& page, const std::string& check_id) {
+  const auto id = page.find("<span class=\"check-id\">" + check_id + "</span>");
+  if (id == std::string::npos) return {};
+  const auto start = page.rfind("<tr", id);
+  return page.substr(start, page.find("</tr>", id) - start);
+}
+
+TEST(GradebookHtmlEmulated, SaysAtTheTopThatTheClassWasGradedOnTheCpu) {
+  const auto spec = testing::make_spec();
+  const auto page = gradebook_html(spec, testing::make_emulated_class(spec), "now");
+  const auto note = page.find("Graded on the CPU (the CPU emulation), not on a GPU.");
+  ASSERT_NE(note, std::string::npos);
+  EXPECT_LT(note, page.find("<div class=\"cards\">")) << "before every figure";
+  EXPECT_NE(page.find("speed was not measured: the speed checks (5 of the 20 points) read "
+                      "&#8220;not measured&#8221; and earned nothing, so the most a submission "
+                      "could earn here is 15"),
+            std::string::npos);
+  EXPECT_NE(page.find("2 graded &#183; 1 with the most a run without a GPU can earn"),
+            std::string::npos);
+  EXPECT_EQ(page.find(testing::kScriptName), std::string::npos) << "names stay escaped";
+}
+
+TEST(GradebookHtmlEmulated, TheSpeedCheckReadsNotMeasuredNotZero) {
+  const auto spec = testing::make_spec();
+  const auto page = gradebook_html(spec, testing::make_emulated_class(spec), "now");
+  const auto speed = check_row(page, "Tiled.Speed");
+  ASSERT_FALSE(speed.empty());
+  EXPECT_NE(speed.find("not measured"), std::string::npos) << speed;
+  EXPECT_EQ(speed.find("<span>0%</span>"), std::string::npos) << "no pass rate: " << speed;
+  EXPECT_EQ(speed.find("<svg"), std::string::npos) << "no empty share bar: " << speed;
+  EXPECT_NE(speed.find("2 of 3 students (speed is measured on a GPU only) &#183; 1 not run"),
+            std::string::npos)
+      << speed;
+  EXPECT_EQ(speed.find("passed"), std::string::npos) << speed;
+  EXPECT_EQ(speed.find(">0<"), std::string::npos) << "no mean of 0 points: " << speed;
+  // The checks that ran keep their pass rates; each student's row counts what was not measured.
+  EXPECT_NE(check_row(page, "Tiled.SharedMemory").find("67%"), std::string::npos);
+  EXPECT_EQ(count(page, "&#183; 1 not measured</span>"), 2u);
+}
+
+TEST_F(GradebookHtml, OnAGpuNothingSaysEmulation) {
+  EXPECT_EQ(page.find("Graded on the CPU"), std::string::npos);
+  EXPECT_EQ(page.find("not measured"), std::string::npos);
+  EXPECT_NE(page.find("with full marks"), std::string::npos);
+}
+
 TEST(GradebookHtmlEmpty, NoStudents) {
   const auto spec = testing::make_spec();
   const auto page = gradebook_html(spec, {}, "now");

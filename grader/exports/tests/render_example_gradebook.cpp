@@ -1,5 +1,6 @@
 // Writes every export of the made-up test class into a folder, to look at while editing
-// (render_example_gradebook OUT_DIR; then open OUT_DIR/gradebook.html).
+// (render_example_gradebook OUT_DIR; then open OUT_DIR/gradebook.html). The class graded under
+// the CPU emulation goes to OUT_DIR/emulated/.
 #include <fstream>
 #include <iostream>
 
@@ -21,6 +22,12 @@ int main(int argc, char** argv) {
   std::ofstream(out / "junit.xml", std::ios::binary) << exports::junit_xml(spec, outcomes);
   std::ofstream(out / "results-1.json", std::ios::binary)
       << exports::gradescope_results(spec, outcomes[1]).dump(2) << '\n';
+  const auto on_cpu = exports::testing::make_emulated_class(spec);
+  std::filesystem::create_directories(out / "emulated");
+  std::ofstream(out / "emulated" / "gradebook.html", std::ios::binary)
+      << exports::gradebook_html(spec, on_cpu, "2026-11-22T10:00:00Z");
+  std::ofstream(out / "emulated" / "gradebook.csv", std::ios::binary)
+      << exports::gradebook_csv(spec, on_cpu);
   std::cout << (out / "gradebook.html").string() << '\n';
   return 0;
 }

@@ -63,7 +63,8 @@ TEST(Stats, CheckStatsCoverEveryStudent) {
   const auto stats = check_stats(spec, outcomes);
   ASSERT_EQ(stats.size(), 3u);
   for (const auto& s : stats) {
-    EXPECT_EQ(s.passed + s.failed + s.other + s.not_run, outcomes.size()) << s.check->id;
+    EXPECT_EQ(s.passed + s.failed + s.other + s.not_measured + s.not_run, outcomes.size())
+        << s.check->id;
   }
   EXPECT_EQ(stats[0].passed, 3u);
   EXPECT_EQ(stats[0].failed, 2u);
@@ -71,6 +72,21 @@ TEST(Stats, CheckStatsCoverEveryStudent) {
   EXPECT_DOUBLE_EQ(stats[0].pass_rate(), 3.0 / 8);
   EXPECT_EQ(stats[1].other, 2u);  // error and skipped
   EXPECT_EQ(stats[2].other, 1u);  // inconclusive
+}
+
+// Under the CPU emulation speed is not measured: counted as such, never as passed or failed.
+TEST(Stats, NotMeasuredIsItsOwnCount) {
+  const auto spec = testing::make_spec();
+  const auto outcomes = testing::make_emulated_class(spec);
+  const auto stats = check_stats(spec, outcomes);
+  EXPECT_EQ(stats[2].not_measured, 2u);
+  EXPECT_EQ(stats[2].passed + stats[2].failed + stats[2].other, 0u);
+  EXPECT_EQ(stats[2].not_run, 1u);
+  EXPECT_TRUE(graded_under_emulation(outcomes));
+  EXPECT_FALSE(graded_under_emulation(testing::make_class(spec)));
+  const auto summary = summarize(spec, outcomes);
+  EXPECT_EQ(summary.most_without_gpu, 1u);
+  EXPECT_EQ(summary.full_marks, 0u);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,5 +40,13 @@ double total_points(const contract::LabSpec& spec, const StudentOutcome& outcome
 
 // True when the outcome needs an instructor's look: not graded, or graded with problems.
 bool has_problems(const StudentOutcome& outcome);
+
+// True when the class was graded under the CPU emulation: a student's records say they ran there
+// (contract::LabGrade::emulated). Speed was then not measured, and the exports say so.
+bool graded_under_emulation(std::span<const StudentOutcome> outcomes);
+
+// What the exports show for a check that was not measured, where points would stand: a speed
+// check under the CPU emulation earns 0, but it did not fail.
+inline constexpr std::string_view kNotMeasured = "not measured";
 
 }  // namespace exports

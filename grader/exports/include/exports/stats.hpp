@@ -14,8 +14,10 @@ struct ClassSummary {
   std::size_t students = 0;
   std::size_t graded = 0;      // with a grade (whatever their status says)
   std::size_t full_marks = 0;  // every point of the spec
-  double max_points = 0;       // the spec's total
-  double mean = 0;             // over every student, ungraded ones counting 0
+  // Graded under the CPU emulation: every point a run without a GPU can earn (all but speed).
+  std::size_t most_without_gpu = 0;
+  double max_points = 0;  // the spec's total
+  double mean = 0;        // over every student, ungraded ones counting 0
   double median = 0;
 };
 
@@ -40,11 +42,12 @@ std::vector<HistogramBin> score_histogram(std::span<const double> scores, double
 struct CheckStats {
   const contract::CheckSpec* check = nullptr;
   std::size_t passed = 0;
-  std::size_t failed = 0;    // verdict fail (partial credit possible)
-  std::size_t other = 0;     // error, inconclusive, not measured, skipped
-  std::size_t not_run = 0;   // not run, or the student has no grade
-  double mean_points = 0;    // over every student
-  double pass_rate() const;  // passed / students, 0 without students
+  std::size_t failed = 0;        // verdict fail (partial credit possible)
+  std::size_t other = 0;         // error, inconclusive, skipped
+  std::size_t not_measured = 0;  // speed under the CPU emulation: neither passed nor failed
+  std::size_t not_run = 0;       // not run, or the student has no grade
+  double mean_points = 0;        // over every student
+  double pass_rate() const;      // passed / students, 0 without students
 };
 std::vector<CheckStats> check_stats(const contract::LabSpec& spec,
                                     std::span<const StudentOutcome> outcomes);
