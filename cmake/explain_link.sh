@@ -60,6 +60,11 @@ explain() {
     }
     {
       line = $0
+      if (killed == "" && (at = index(line, "terminated with signal ")) > 0) {
+        killed = line
+        sub(/^[ \t]+/, "", killed); sub(/[ \t\r]+$/, "", killed)
+        if ((at = index(killed, "error: ")) > 0) killed = substr(killed, at + 7)
+      }
       if ((at = index(line, "undefined reference to ")) > 0) {
         file = current_file
         colon = index(line, ":")
@@ -99,6 +104,10 @@ explain() {
           sentence = file " does not define " symbols[i] " (a function of the lab\047s header, with exactly that signature?)"
         }
         if (!(sentence in seen)) { seen[sentence] = 1; print sentence; said++ }
+      }
+      if (said == 0 && killed != "") {
+        print "The linker was stopped (" killed "): a limit of the grader\047s build, not a mistake in your files"
+        said++
       }
       if (said == 0) print "The kernel compiled but did not link: does kernel.cu define the functions of the lab\047s header with exactly those signatures?"
     }' "$1"

@@ -166,6 +166,25 @@ std::vector<std::string> explain_link_error(std::string_view linker_output) {
       sentences.push_back(std::move(sentence));
     }
   }
+  // The linker itself killed (a file size or memory limit of the grader's build): no fault of
+  // the student's, whatever the signature question below would suggest.
+  if (sentences.empty()) {
+    constexpr std::string_view kKilled = "terminated with signal ";
+    if (const auto at = linker_output.find(kKilled); at != std::string_view::npos) {
+      const auto line_start = linker_output.rfind('\n', at);
+      std::string_view line =
+          linker_output.substr(line_start == std::string_view::npos ? 0 : line_start + 1);
+      line = trimmed(line.substr(0, line.find('\n')));
+      if (const auto fatal = line.find("error: "); fatal != std::string_view::npos) {
+        line.remove_prefix(fatal + 7);
+      }
+      sentences.push_back(fmt::format(
+          "The linker was stopped ({}): a limit of the grader's build, not a mistake in your "
+          "files",
+          line));
+      return sentences;
+    }
+  }
   if (sentences.empty()) {
     sentences.emplace_back(
         "The kernel compiled but did not link: does kernel.cu define the functions of the lab's "

@@ -102,6 +102,17 @@ TEST(LinkErrors, NoSymbolGivesTheGeneralQuestion) {
                        "functions of the lab's header with exactly those signatures?"}));
 }
 
+// The linker killed by a limit of the grader's own (RLIMIT_FSIZE of the build sandbox).
+const std::string kLinkerKilled =
+    "collect2: fatal error: ld terminated with signal 25 [File size limit exceeded]\n"
+    "compilation terminated.\n";
+
+TEST(LinkErrors, ALinkerKilledByALimitIsNotTheStudentsMistake) {
+  EXPECT_EQ(explain_link_error(kLinkerKilled),
+            (Sentences{"The linker was stopped (ld terminated with signal 25 [File size limit "
+                       "exceeded]): a limit of the grader's build, not a mistake in your files"}));
+}
+
 TEST(LinkErrors, LibrariesByName) {
   EXPECT_EQ(cuda_library_of("cublasLtMatmul"), "cuBLASLt");
   EXPECT_EQ(cuda_library_of("cufftExecC2C"), "cuFFT");
@@ -136,7 +147,8 @@ Sentences script_sentences(const std::string& messages) {
 }
 
 TEST(LinkErrors, TheCtestBuildSaysTheSame) {
-  for (const auto& messages : {kGnuLd, kGold, kLld, kMissingContract, std::string("ld: x\n")}) {
+  for (const auto& messages :
+       {kGnuLd, kGold, kLld, kMissingContract, kLinkerKilled, std::string("ld: x\n")}) {
     EXPECT_EQ(script_sentences(messages), explain_link_error(messages)) << messages;
   }
 }
