@@ -82,6 +82,10 @@ function(_labs_add_launcher target lab lab_dir)
   add_executable(${target} EXCLUDE_FROM_ALL ${ARGN})
   target_include_directories(${target} PRIVATE "${lab_dir}")
   target_link_libraries(${target} PRIVATE ${lab}_launcher_main)
+  # A link that fails says what its undefined symbols mean for the student (a cuBLAS call the lab
+  # does not allow, a contract function missing): the batch grader's words, from the ctest build.
+  set_property(TARGET ${target} PROPERTY RULE_LAUNCH_LINK
+               "sh \"${LABS_CMAKE_DIR}/explain_link.sh\"")
   if(NOT LABS_EMULATION)
     set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY None)
   endif()
@@ -232,6 +236,9 @@ endfunction()
 # compute-sanitizer must report errors (a race does not always show in the results, the sanitizer
 # always sees it). Without a GPU they are skipped. A "// diagnosis: id" line names the mistake the
 # failing records must diagnose (harness/diagnose.hpp); the starter's is "unwritten".
+# "// must-fail: build" is a kernel whose build must fail (a call into a library the launcher does
+# not link): its test builds it and passes when the build fails saying the "// build-output:"
+# words (cmake/expect_build_failure.sh). It is not part of all_known_wrong, which must build.
 function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
   set(variants "starter=${lab_dir}/kernel.cu")
   # Hostile submissions (examples/redteam/<folder>/) are known-wrong kernels too: each must fail
@@ -266,6 +273,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     # "// diagnosis: id [other-id ...]": the mistake the records must name (the starter's is
     # always "unwritten"); expect_failure.sh checks it.
     set(expected_diagnosis "")
+    set(build_must_fail OFF)
     if(name STREQUAL "starter")
       set(must_fail ${correctness_checks})
       set(expected_diagnosis "unwritten")
@@ -288,6 +296,21 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
       if(NOT must_fail)
         message(FATAL_ERROR "${file}: the first line must be // must-fail: Suite.Name ...")
       endif()
+      if(must_fail STREQUAL "build")
+        set(build_must_fail ON)
+        set(must_fail "")
+        file(STRINGS "${file}" output_lines REGEX "^// build-output:")
+        if(NOT output_lines)
+          message(FATAL_ERROR "${file}: // must-fail: build needs a // build-output: line with "
+                              "the words the failed build must say")
+        endif()
+        set(build_output "")
+        foreach(line IN LISTS output_lines)
+          string(REGEX REPLACE "^// build-output:[ ]*" "" words "${line}")
+          string(STRIP "${words}" words)
+          list(APPEND build_output "${words}")
+        endforeach()
+      endif()
       set(sanitizer_tools "")
       foreach(id IN LISTS must_fail)
         if(id MATCHES "^sanitizer\\.(memcheck|racecheck)$")
@@ -306,6 +329,16 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     # Not in `all`: built by all_known_wrong (CI without a GPU only needs them for the emulation).
     # The variant is a launcher; the lab program is the lab's own.
     _labs_add_launcher(${target} ${lab} "${lab_dir}" ${variant_sources})
+    if(build_must_fail)
+      # Built by its test alone, with nothing of the lab program, which other tests may be running.
+      add_test(NAME ${lab}.must_fail.${name}
+               COMMAND sh "${LABS_CMAKE_DIR}/expect_build_failure.sh" "${CMAKE_COMMAND}"
+                       "${CMAKE_BINARY_DIR}" ${target} "$<TARGET_FILE:${lab}_launcher_main>"
+                       ${build_output})
+      set_tests_properties(${lab}.must_fail.${name} PROPERTIES
+        LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
+      continue()
+    endif()
     add_dependencies(${target} ${lab})
     set(program "$<TARGET_FILE:${lab}>")
     set(launcher_env "LAB_LAUNCHER=$<TARGET_FILE:${target}>")

@@ -126,6 +126,9 @@ void launch(const LaunchRequest& request) {
   if (const auto refused = check_configuration(request)) {
     errors.explain(refused->error, refused->message);
     errors.set(refused->error);
+    Recorder::get().add_launch({request.site.name, request.grid, request.block, 0,
+                                static_cast<long long>(request.dynamic_shared_bytes),
+                                refused->error});
     return;
   }
   const Settings& settings = emu::settings();

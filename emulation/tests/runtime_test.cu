@@ -274,6 +274,27 @@ TEST_F(Emulator, BadConfigurationsFailAtLaunchWithCudasErrors) {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << "launch errors are not sticky";
 }
 
+TEST_F(Emulator, GridsOverCudasLimitsFailAtLaunchAndAreRecordedAsRefused) {
+  int* out = device<int>(kThreads);
+  emu::start_recording();
+  rotate_left<<<dim3(1, 70000), 1>>>(out);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  rotate_left<<<dim3(1, 1, 65536), 1>>>(out);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  rotate_left<<<dim3(1, 1), dim3(128, 128)>>>(out);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  rotate_left<<<1, kThreads>>>(out);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto recording = emu::stop_recording();
+  // The lab program judges a refused launch's shape as the GPU's replay would: it is recorded.
+  ASSERT_EQ(recording.launches.size(), 4u);
+  EXPECT_EQ(recording.launches[0].refused, cudaErrorInvalidConfiguration);
+  EXPECT_EQ(recording.launches[0].grid.y, 70000u);
+  EXPECT_EQ(recording.launches[2].refused, cudaErrorInvalidConfiguration);
+  EXPECT_EQ(recording.launches[2].block.x, 128u);
+  EXPECT_EQ(recording.launches[3].refused, cudaSuccess);
+}
+
 TEST_F(Emulator, AWriteFarOutsideAnAllocationIsAnIllegalAddress) {
   write_through<<<1, 32>>>(nullptr);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);

@@ -10,6 +10,7 @@
 #include "harness/cuda_check.hpp"
 #include "harness/diagnose.hpp"
 #include "harness/random.hpp"
+#include "harness/student_call.hpp"
 #include "harness/trace.hpp"
 
 namespace harness {
@@ -68,6 +69,20 @@ Check::Check(const CheckSpec& spec) : spec_(spec) {
       fmt::format("LAB_SEED={} {} --gtest_filter={}", run.seed, run.executable, spec.id);
 }
 
+namespace {
+
+// The mistake a failed call names: its own diagnosis (a launch refused as over CUDA's limits) or
+// the one its message implies.
+std::optional<Diagnosis> diagnosis_of(const CudaError& error) {
+  if (const auto* student = dynamic_cast<const StudentError*>(&error);
+      student && student->diagnosis) {
+    return student->diagnosis;
+  }
+  return diagnose_launch_error(error.what());
+}
+
+}  // namespace
+
 std::uint64_t Check::seed_for(std::string_view label) const {
   return derive_seed(lab_run().seed, spec_.id, label);
 }
@@ -88,7 +103,7 @@ void Check::run_case(const std::string& name, const std::function<void(CaseResul
   } catch (const CudaError& error) {
     if (error.sticky) lab_run().context_lost = true;
     fail_case(result, error.what());
-    if (!result.diagnosis) result.diagnosis = diagnose_launch_error(error.what());
+    if (!result.diagnosis) result.diagnosis = diagnosis_of(error);
   }
   record_.cases.push_back(std::move(result));
 }
@@ -164,7 +179,7 @@ void run_body(Check& check, const std::function<void(Check&)>& body) {
   } catch (const CudaError& error) {
     if (error.sticky) lab_run().context_lost = true;
     check.set_verdict(Verdict::fail, error.what());
-    if (auto diagnosis = diagnose_launch_error(error.what())) check.diagnose(*diagnosis);
+    if (auto diagnosis = diagnosis_of(error)) check.diagnose(*diagnosis);
   } catch (const std::exception& error) {
     check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));
   }

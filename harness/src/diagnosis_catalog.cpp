@@ -23,6 +23,11 @@ const std::vector<MistakeInfo> kCatalog{
      "the grid has too few threads: the last rows or columns get none (size / block rounded "
      "down)",
      "round the number of blocks up: (size + BLOCK - 1) / BLOCK"},
+    {"launch_config_invalid", "Launch refused: block or grid over the limits",
+     "the launch failed, so no thread ran: the block or the grid is larger than CUDA allows",
+     "a block has at most 1024 threads (32 x 32 in 2D); gridDim.y and gridDim.z are at most "
+     "65535, gridDim.x up to 2^31 - 1: put the long dimension in x, or give each block more "
+     "work"},
     {"transposed_result", "Result transposed",
      "the output is the transpose of the right answer: row and column are swapped where the "
      "result is written (or in both reads)",
@@ -78,6 +83,11 @@ const std::vector<MistakeInfo> kCatalog{
     {"library_kernel", "A library's kernel instead of your own",
      "the kernel that ran is not compiled from your source: a library (cuBLAS) did the work",
      "write and launch your own kernel; libraries are the reference, not an entry"},
+    {"library_call", "A library call instead of your kernel",
+     "kernel.cu calls a CUDA library (cuBLAS, cuSPARSE, ...) that this lab does not allow, so it "
+     "does not link and no check runs",
+     "do the work in your own kernel; the library is the reference the lab measures you "
+     "against, not a way to the answer"},
     {"tensor_cores", "Tensor cores instead of FP32",
      "your kernel's machine code has tensor-core instructions (wmma, mma, TF32)",
      "compute with float fused multiply-adds on the CUDA cores; the race is FP32"},

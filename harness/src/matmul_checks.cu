@@ -125,8 +125,8 @@ void judge_shared_memory(Check& check, const RecordedActivity& activity, const s
   for (const auto& launch : activity.kernels) {
     const long long shared = launch.static_shared_bytes + launch.dynamic_shared_bytes;
     if (shared <= 0) {
-      without +=
-          fmt::format("{}{} {}", without.empty() ? "" : "; ", launch.name, describe_launch(launch));
+      // describe_launch names the kernel itself ("k(float*): grid ... x block ...").
+      without += fmt::format("{}{}", without.empty() ? "" : "; ", describe_launch(launch));
     } else if (smallest < 0 || shared < smallest) {
       smallest = shared;
     }

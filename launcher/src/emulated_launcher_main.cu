@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emu/control.hpp"
@@ -96,11 +97,14 @@ nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& requ
   if (!fits) return {{"error", "the arguments do not fit the function's signature"}};
   nlohmann::json launches = nlohmann::json::array();
   for (const auto& launch : recording.launches) {
-    launches.push_back({{"name", launch.name},
-                        {"grid", {launch.grid.x, launch.grid.y, launch.grid.z}},
-                        {"block", {launch.block.x, launch.block.y, launch.block.z}},
-                        {"static_shared", launch.static_shared_bytes},
-                        {"dynamic_shared", launch.dynamic_shared_bytes}});
+    nlohmann::json reported = {{"name", launch.name},
+                               {"grid", {launch.grid.x, launch.grid.y, launch.grid.z}},
+                               {"block", {launch.block.x, launch.block.y, launch.block.z}},
+                               {"static_shared", launch.static_shared_bytes},
+                               {"dynamic_shared", launch.dynamic_shared_bytes}};
+    // A launch the emulator refused did not run: the lab program says why, as on a GPU.
+    if (launch.refused != cudaSuccess) reported["refused"] = static_cast<int>(launch.refused);
+    launches.push_back(std::move(reported));
   }
   // Copies of the lab's buffers count for the structure checks; small data the launcher made
   // itself (a shape struct) does not.

@@ -4,7 +4,8 @@
 
 namespace reports::detail {
 
-std::vector<CheckView> make_check_views(const contract::LabGrade& grade) {
+std::vector<CheckView> make_check_views(const contract::LabGrade& grade,
+                                        const std::string& no_record_reason) {
   std::vector<CheckView> views;
   views.reserve(grade.checks.size());
   for (const auto& check : grade.checks) {
@@ -29,7 +30,9 @@ std::vector<CheckView> make_check_views(const contract::LabGrade& grade) {
     if (view.record && !view.record->reason.empty()) {
       view.reason = view.record->reason;
     } else if (!view.record) {
-      view.reason = fmt::format("did not run (run ctest -L {})", grade.lab);
+      view.reason = no_record_reason.empty()
+                        ? fmt::format("did not run (run ctest -L {})", grade.lab)
+                        : no_record_reason;
     }
     views.push_back(std::move(view));
   }

@@ -21,7 +21,9 @@ struct CheckView {
   const contract::CheckRecord* record = nullptr;  // null: the check did not run
 };
 
-// One view per check of the grade, in spec order. The views point into `grade`.
-std::vector<CheckView> make_check_views(const contract::LabGrade& grade);
+// One view per check of the grade, in spec order. The views point into `grade`. A check without
+// a record says `no_record_reason`, or, when that is empty, to run the lab's checks with ctest.
+std::vector<CheckView> make_check_views(const contract::LabGrade& grade,
+                                        const std::string& no_record_reason = {});
 
 }  // namespace reports::detail

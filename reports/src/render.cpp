@@ -12,7 +12,7 @@
 namespace reports {
 
 std::string render_lab_report(const contract::LabGrade& grade, const ReportContext& context) {
-  const auto checks = detail::make_check_views(grade);
+  const auto checks = detail::make_check_views(grade, context.no_record_reason);
   std::string title =
       fmt::format("{} {}: {}", grade.lab, grade.title, contract::format_score_line(grade));
   if (!context.student.empty()) title += " (" + context.student + ")";

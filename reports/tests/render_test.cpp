@@ -176,6 +176,16 @@ TEST(RenderLabReport, ACheckWithoutARecordDidNotRun) {
   EXPECT_NE(r.html.find("0 / 2"), std::string::npos);
 }
 
+TEST(RenderLabReport, ABatchReportSaysWhyACheckDidNotRunWithoutCtest) {
+  reports::ReportContext context{"2026-11-22T10:20:00Z", "kernel.cu (submitted by ada)",
+                                 "labs/lab1-matrix-copy/README.md", "ada"};
+  context.no_record_reason = "did not run: link error";
+  const auto r = render_sample(context);
+  EXPECT_NE(r.html.find("did not run: link error"), std::string::npos);
+  // The student of a batch cannot run the grader's checks: no ctest advice anywhere.
+  EXPECT_EQ(r.html.find("run ctest"), std::string::npos);
+}
+
 TEST(RenderLabReport, OpensTheDetailsOfChecksThatNeedWork) {
   const auto r = render_sample();
   EXPECT_NE(r.html.find("id=\"check-1\">\n<details>"), std::string::npos);       // pass

@@ -41,6 +41,9 @@ struct LaunchRecord {
   dim3 block;
   long long static_shared_bytes = 0;  // the largest per block: the __shared__ variables declared
   long long dynamic_shared_bytes = 0;
+  // Not cudaSuccess for a launch the runtime refused (a block of more than 1024 threads, a grid
+  // over the limits): it did not run, but the lab program judges its shape as the GPU's would.
+  cudaError_t refused = cudaSuccess;
 };
 struct CopyRecord {
   const void* destination = nullptr;

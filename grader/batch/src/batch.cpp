@@ -23,6 +23,7 @@
 #include "batch/command_exit.hpp"
 #include "batch/gpu_gate.hpp"
 #include "batch/kit.hpp"
+#include "batch/not_run.hpp"
 #include "batch/outcome_file.hpp"
 #include "batch/progress.hpp"
 #include "batch/run_step.hpp"
@@ -139,9 +140,11 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
   }
   if (!build.ok) {
     outcome.status = build.status;
-    outcome.message = build.status == "compile error"
-                          ? "kernel.cu does not compile (the compiler's messages are in the report)"
-                          : build.status;
+    if (build.status == "compile error") {
+      outcome.message = "kernel.cu does not compile (the compiler's messages are in the report)";
+    } else {
+      outcome.message = build.problem.empty() ? build.status : build.problem;
+    }
     outcome.build_output = build.output;
     fs::remove_all(scratch, ignored);
     return outcome;
@@ -386,9 +389,13 @@ exports::StudentOutcome write_student(const Batch& batch, const intake::Submissi
                                       submission.kernel->filename().string(), submission.student)
                         : std::string("none");
   if (!student.grade) {
-    context.submission_problem = outcome.status + ": " + outcome.message;
+    context.submission_problem = outcome.message.empty() || outcome.message == outcome.status
+                                     ? outcome.status
+                                     : outcome.status + ": " + outcome.message;
     context.submission_output = outcome.build_output;
   }
+  // The student cannot run the grader's checks: a check without a record says why it did not run.
+  context.no_record_reason = not_run_reason(outcome);
   const auto grade = student.grade ? *student.grade : contract::grade_lab(batch.kit.spec, {});
   write_text(dir / "report.html", reports::render_lab_report(grade, context));
   write_text(dir / "results.json",

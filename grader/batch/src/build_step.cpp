@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "batch/link_errors.hpp"
+
 namespace batch {
 namespace {
 
@@ -12,42 +14,6 @@ std::string without_sandbox_paths(std::string text, const std::filesystem::path&
     text.erase(at, prefix.size());
   }
   return text;
-}
-
-// What an undefined symbol means for a student: a library the lab does not allow, or a contract
-// function missing or with another signature.
-std::string explain_link_error(const std::string& output) {
-  std::string explained;
-  for (auto at = output.find("undefined reference to `"); at != std::string::npos;
-       at = output.find("undefined reference to `", at + 1)) {
-    const auto start = at + 24;
-    const auto end = output.find('\'', start);
-    if (end == std::string::npos) break;
-    const std::string symbol = output.substr(start, end - start);
-    std::string line;
-    const bool library = symbol.rfind("cublas", 0) == 0 || symbol.rfind("cudnn", 0) == 0 ||
-                         (symbol.rfind("cu", 0) == 0 && symbol.rfind("cuda", 0) != 0);
-    if (library) {
-      line = fmt::format(
-          "\nkernel.cu calls {}, which the lab does not allow: the work must be "
-          "done by your own kernels",
-          symbol);
-    } else if (symbol.rfind("cuda", 0) == 0) {
-      line = fmt::format(
-          "\nkernel.cu calls {}, which a launcher cannot use here (the grader "
-          "replays your launches; see the handout)",
-          symbol);
-    } else {
-      line = fmt::format(
-          "\nkernel.cu does not define {} (a function of the lab's header, with "
-          "exactly that signature?)",
-          symbol);
-    }
-    if (explained.find(line) == std::string::npos) explained += line;
-  }
-  return explained.empty() ? "\nThe kernel compiled but did not link: does kernel.cu define the "
-                             "functions of the lab's header with exactly those signatures?"
-                           : explained;
 }
 
 }  // namespace
@@ -131,7 +97,9 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
   build.output += without_sandbox_paths(linked.output, policy.workdir);
   if (linked.timed_out || linked.stopped || linked.failed_to_start || linked.exit_code != 0) {
     build.status = "link error";
-    build.output += explain_link_error(linked.output);
+    const auto sentences = explain_link_error(linked.output);
+    for (const auto& sentence : sentences) build.output += "\n" + sentence;
+    build.problem = sentences.front();
     return build;
   }
   build.ok = true;

@@ -57,7 +57,8 @@ SmLimits current_sm_limits();
 // with its theoretical occupancy on the current device.
 std::vector<KernelFacts> kernel_facts(const RecordedActivity& activity);
 
-// "grid (8, 8, 1) x block (32, 32, 1)": for messages.
+// "k(float const*, float*): grid (8, 8, 1) x block (32, 32, 1)": the kernel and its shape, for
+// messages.
 std::string describe_launch(const KernelLaunch& launch);
 
 }  // namespace harness

@@ -10,10 +10,13 @@
 #include <cstddef>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "harness/contract.hpp"
 #include "harness/cuda_check.hpp"
 
 namespace harness {
@@ -21,9 +24,14 @@ namespace harness {
 // A contract call that failed on the student's side: the launcher crashed, hung or asked for
 // something refused, or a launch failed or faulted. The lab program's own context is intact.
 struct StudentError : CudaError {
-  StudentError(cudaError_t code, const std::string& message) : CudaError(code, message) {
+  StudentError(cudaError_t code, const std::string& message,
+               std::optional<Diagnosis> named = std::nullopt)
+      : CudaError(code, message), diagnosis(std::move(named)) {
     sticky = false;
   }
+  // The mistake the failure names by itself (a launch over CUDA's limits), decided where the
+  // launch was refused; nothing when only its message can tell (diagnose_launch_error).
+  std::optional<Diagnosis> diagnosis;
 };
 
 // The arguments of one contract call, as the launcher decodes them: the bytes of each parameter

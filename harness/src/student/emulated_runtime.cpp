@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -22,6 +24,7 @@
 #include "buffer_registry.hpp"
 #include "emu/control.hpp"
 #include "harness/check.hpp"
+#include "harness/launch_limits.hpp"
 #include "harness/student_call.hpp"
 #include "harness/trace.hpp"
 #include "launch_observers.hpp"
@@ -117,6 +120,7 @@ class EmulatedRuntime {
     }
     trace(call_text + " ran");
     report_launches(answer, call_text);
+    refuse_first_refused_launch(answer, call_text);
     if (answer.contains("failure")) {
       const auto& failure = answer.at("failure");
       throw StudentError(static_cast<cudaError_t>(failure.value("code", 719)),
@@ -201,6 +205,7 @@ class EmulatedRuntime {
     if (launch_observers().empty()) return;
     try {
       for (const auto& reported : answer.value("launches", nlohmann::json::array())) {
+        if (reported.contains("refused")) continue;  // it did not run: refused below
         KernelLaunch launch;
         launch.name = reported.at("name").get<std::string>();
         for (int i = 0; i < 3; ++i) {
@@ -216,6 +221,55 @@ class EmulatedRuntime {
     } catch (const nlohmann::json::exception&) {
       throw StudentError(cudaErrorLaunchFailure,
                          call_text + ": your launcher reported its launches in a malformed way");
+    }
+  }
+
+  // A launch the emulator refused fails the call as the GPU's replay fails it
+  // (student_runtime.cpp): the same error, the same words, the same diagnosis. The shape is
+  // judged here, against CUDA's limits, not taken from the launcher's word.
+  static void refuse_first_refused_launch(const nlohmann::json& answer,
+                                          const std::string& call_text) {
+    for (const auto& reported : answer.value("launches", nlohmann::json::array())) {
+      if (!reported.contains("refused")) continue;
+      LaunchShape shape;
+      std::string name;
+      long long dynamic_shared = 0;
+      try {
+        name = reported.at("name").get<std::string>();
+        for (int i = 0; i < 3; ++i) {
+          shape.grid[i] = reported.at("grid").at(i).get<unsigned>();
+          shape.block[i] = reported.at("block").at(i).get<unsigned>();
+        }
+        dynamic_shared = reported.at("dynamic_shared").get<long long>();
+      } catch (const nlohmann::json::exception&) {
+        throw StudentError(cudaErrorLaunchFailure,
+                           call_text + ": your launcher reported its launches in a malformed way");
+      }
+      std::string why;
+      std::optional<Diagnosis> diagnosis;
+      const bool empty =
+          std::find(std::begin(shape.grid), std::end(shape.grid), 0u) != std::end(shape.grid) ||
+          std::find(std::begin(shape.block), std::end(shape.block), 0u) != std::end(shape.block);
+      if (empty) {
+        why = kEmptyLaunchWords;
+      } else if (const auto over = launch_over_limits(shape)) {
+        why = *over;
+        diagnosis = diagnose_launch_over_limits(*over);
+      } else if (dynamic_shared > 0) {
+        why = fmt::format(
+            "{} bytes of dynamic shared memory, more than the kernel may use (more needs "
+            "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize))",
+            dynamic_shared);
+      } else {
+        why = cudaGetErrorName(static_cast<cudaError_t>(reported.value("refused", 1)));
+      }
+      throw StudentError(
+          cudaErrorInvalidConfiguration,
+          fmt::format(
+              "{}: the launch failed: {} (kernel {}, grid ({}, {}, {}), block ({}, {}, {}))",
+              call_text, why, name, shape.grid[0], shape.grid[1], shape.grid[2], shape.block[0],
+              shape.block[1], shape.block[2]),
+          std::move(diagnosis));
     }
   }
 

@@ -20,6 +20,7 @@
 #include "buffer_registry.hpp"
 #include "harness/check.hpp"
 #include "harness/diagnose_run.hpp"
+#include "harness/launch_limits.hpp"
 #include "harness/sass.hpp"
 #include "harness/trace.hpp"
 #include "launcher/protocol.hpp"
@@ -789,40 +790,50 @@ void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned
   DRIVER(cuFuncGetAttribute)
   (&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel.function);
   const unsigned long long threads = 1ULL * block[0] * block[1] * block[2];
-  const auto refuse = [&](const std::string& why) {
+  const auto refuse = [&](const std::string& why, std::optional<Diagnosis> diagnosis) {
     throw StudentError(cudaErrorInvalidConfiguration,
                        fmt::format("{}: the launch failed: {} (kernel {}, grid {}, block {})",
-                                   call_text, why, name, dims_text(grid), dims_text(block)));
+                                   call_text, why, name, dims_text(grid), dims_text(block)),
+                       std::move(diagnosis));
   };
   if (threads == 0 || grid[0] == 0 || grid[1] == 0 || grid[2] == 0) {
-    refuse(
-        "a grid or block with a zero dimension launches nothing (cudaErrorInvalidConfiguration)");
+    refuse(kEmptyLaunchWords, std::nullopt);
   }
-  if (threads > static_cast<unsigned long long>(max_threads)) {
-    refuse(fmt::format("a block of {} threads; the limit is {} (blockDim {} x {} x {})", threads,
-                       max_threads, block[0], block[1], block[2]));
+  // Over CUDA's limits: the same words as the emulation's (harness/launch_limits.hpp), from this
+  // device's limits and this kernel's (its registers may allow fewer threads a block).
+  LaunchLimits limits;
+  limits.threads_per_block = static_cast<unsigned>(max_threads);
+  const CUdevice_attribute block_limits[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+                                              CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                                              CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  const CUdevice_attribute grid_limits[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+                                             CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                                             CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  for (int i = 0; i < 3; ++i) {
+    int limit = 0;
+    if (DRIVER(cuDeviceGetAttribute)(&limit, block_limits[i], device_) == CUDA_SUCCESS) {
+      limits.block[i] = static_cast<unsigned>(limit);
+    }
+    if (DRIVER(cuDeviceGetAttribute)(&limit, grid_limits[i], device_) == CUDA_SUCCESS) {
+      limits.grid[i] = static_cast<unsigned>(limit);
+    }
   }
-  int limit = 0;
-  DRIVER(cuDeviceGetAttribute)(&limit, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, device_);
-  if (block[2] > static_cast<unsigned>(limit)) {
-    refuse(fmt::format("blockDim.z is {}; the limit is {}", block[2], limit));
+  LaunchShape shape;
+  for (int i = 0; i < 3; ++i) {
+    shape.grid[i] = grid[i];
+    shape.block[i] = block[i];
   }
-  DRIVER(cuDeviceGetAttribute)(&limit, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, device_);
-  if (grid[1] > static_cast<unsigned>(limit)) {
-    refuse(fmt::format("gridDim.y is {}; the limit is {}", grid[1], limit));
-  }
-  DRIVER(cuDeviceGetAttribute)(&limit, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, device_);
-  if (grid[2] > static_cast<unsigned>(limit)) {
-    refuse(fmt::format("gridDim.z is {}; the limit is {}", grid[2], limit));
+  if (const auto over = launch_over_limits(shape, limits)) {
+    refuse(*over, diagnose_launch_over_limits(*over));
   }
   int dynamic_limit = 0;
   DRIVER(cuFuncGetAttribute)
   (&dynamic_limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, kernel.function);
   if (shared > static_cast<unsigned>(dynamic_limit)) {
-    refuse(
-        fmt::format("{} bytes of dynamic shared memory; the kernel may use {} (more needs "
-                    "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize)",
-                    shared, dynamic_limit));
+    refuse(fmt::format("{} bytes of dynamic shared memory; the kernel may use {} (more needs "
+                       "cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize)",
+                       shared, dynamic_limit),
+           std::nullopt);
   }
 }
 

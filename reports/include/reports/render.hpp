@@ -18,6 +18,10 @@ struct ReportContext {
   // and what the tool said (the compiler's messages). Both untrusted; shown escaped, verbatim.
   std::string submission_problem;
   std::string submission_output;
+  // What a check without a record says. Empty: the student's own run (ctest), which names the
+  // command that runs the lab's checks; batch grading gives its own reason instead, since the
+  // student cannot run the grader's checks ("did not run: compile error").
+  std::string no_record_reason;
 };
 
 // The whole page. The result depends only on the arguments (no clock, no environment), so the same

@@ -18,6 +18,9 @@ struct BuildResult {
   bool ok = false;
   std::string status;  // "compile error", "link error", "build timed out", ... when not ok
   std::string output;  // the compiler's and linker's messages, /submission/ taken out
+  // One line on what went wrong, where the messages tell (a link error: "kernel.cu calls
+  // cublasSgemm_v2 (cuBLAS), which this lab does not allow: ..."); "" otherwise.
+  std::string problem;
   double seconds = 0;
   std::vector<std::string> notes;  // e.g. an optional file left out because it does not compile
 };
