@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "harness/trace.hpp"
+
 namespace harness {
 
 CudaError::CudaError(cudaError_t code, const std::string& message)
@@ -9,8 +11,18 @@ CudaError::CudaError(cudaError_t code, const std::string& message)
 
 void check_cuda(cudaError_t result, const char* call, const char* file, int line) {
   if (result == cudaSuccess) return;
-  throw CudaError(result, fmt::format("{}:{}: {} failed: {} ({})", file, line, call,
-                                      cudaGetErrorName(result), cudaGetErrorString(result)));
+  // A student reads this: the function, not the harness's file and expression (a file they did
+  // not write). `file` and `line` go to the trace (LABS_TRACE=1) for the kit's maintainers.
+  const std::string text = call;
+  const std::string function = text.substr(0, text.find('('));
+  trace(fmt::format("{}:{}: {} failed: {}", file, line, call, cudaGetErrorName(result)));
+  throw CudaError(
+      result,
+      fmt::format("the lab program's {} failed: {} ({}){}", function, cudaGetErrorName(result),
+                  cudaGetErrorString(result),
+                  is_sticky(result) ? ": an earlier kernel launch faulted and left the GPU "
+                                      "unusable for this run (look for the first failing case)"
+                                    : ""));
 }
 
 bool is_sticky(cudaError_t code) {

@@ -1,4 +1,4 @@
-// CUDA error checks that say file, line and the call that failed.
+// CUDA error checks that say the call that failed.
 #pragma once
 
 #include <stdexcept>
@@ -15,7 +15,8 @@ struct CudaError : std::runtime_error {
   bool sticky = false;
 };
 
-// Throws CudaError "file:line: call: cudaErrorX (description)" when `result` is not success.
+// Throws CudaError "the lab program's cudaMalloc failed: cudaErrorX (description)" when `result`
+// is not success (file and line go to the trace only: students never see the kit's paths).
 void check_cuda(cudaError_t result, const char* call, const char* file, int line);
 
 // True for errors after which the CUDA context is unusable (a kernel fault): every later call in
