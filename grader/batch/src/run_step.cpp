@@ -116,6 +116,7 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
   std::vector<std::string> hung;      // checks stopped for running past their limits
   std::set<std::string> rerun_alone;  // checks given a second run with the machine alone
   bool alone_next = false;
+  bool silent_rerun = false;  // a silence with no check running was given a run alone
   Turn turn;
   const auto limit_of = [&](const std::string& id) {
     const double own = check_seconds(spec, id, request.max_check_seconds);
@@ -273,6 +274,19 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
     if (!culprit.empty() && !decided.count(culprit) && (result.stopped || result.timed_out) &&
         request.run_alone && rerun_alone.insert(culprit).second) {
       // Past its limit while others shared the machine: once more, alone, before it fails.
+      std::erase_if(remaining, [&](const std::string& id) { return decided.count(id) > 0; });
+      alone_next = true;
+      continue;
+    }
+    if (culprit.empty() && (result.stopped || result.timed_out) && request.run_alone &&
+        !silent_rerun) {
+      // Silent past the start-up limit with no check running, while others shared the machine:
+      // a program starved of the CPU looks like a hang before main. Once more, alone.
+      silent_rerun = true;
+      outcome.problems.push_back(fmt::format(
+          "the program was stopped ({}) while other runs shared the machine; the checks left "
+          "ran again with the machine to itself",
+          result.stop_reason.empty() ? how : result.stop_reason));
       std::erase_if(remaining, [&](const std::string& id) { return decided.count(id) > 0; });
       alone_next = true;
       continue;
