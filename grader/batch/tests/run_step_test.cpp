@@ -35,20 +35,34 @@ Kit fake_kit() {
   return kit;
 }
 
+// A request to run the fake lab's three checks in `scenario`, without isolation.
+RunRequest fake_request(const Kit& kit, const std::string& scenario) {
+  RunRequest request;
+  request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
+  request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
+  request.policy.isolate = false;
+  request.policy.workdir = ".";
+  request.policy.env.emplace_back("FAKE_SCENARIO", scenario);
+  return request;
+}
+
+// A marker file's path, absent at first: the fake lab looks for it (FAKE_ALONE_FILE, ...).
+std::filesystem::path absent_marker(const std::string& name) {
+  const auto path =
+      std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove(path);
+  return path;
+}
+
 RunOutcome run_scenario(const std::string& scenario, double startup_seconds = 30,
                         std::map<std::string, double> check_limits = {}, bool gpu_expected = false,
                         std::vector<std::pair<std::string, std::string>> env = {}) {
   const auto kit = fake_kit();
-  RunRequest request;
+  RunRequest request = fake_request(kit, scenario);
   request.gpu_expected = gpu_expected;
   request.check_limits = std::move(check_limits);
-  request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
-  request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
   request.seed = 42;
   request.startup_seconds = startup_seconds;
-  request.policy.isolate = false;
-  request.policy.workdir = ".";
-  request.policy.env.emplace_back("FAKE_SCENARIO", scenario);
   for (auto& var : env) request.policy.env.push_back(std::move(var));
   return run_checks(kit.spec, request);
 }
@@ -80,16 +94,9 @@ TEST(RunChecks, ACrashIsChargedToTheRunningCheckAndTheRestRunAgain) {
 // A check that runs out of time while others share the machine gets one more run with the machine
 // to itself: a slow but correct kernel never loses points to the load of others.
 TEST(RunChecks, ACheckPastItsLimitWhileSharedRunsAgainAlone) {
-  const auto alone_file =
-      std::filesystem::temp_directory_path() / ("labgrade-alone-" + std::to_string(::getpid()));
-  std::filesystem::remove(alone_file);
+  const auto alone_file = absent_marker("labgrade-alone");
   const auto kit = fake_kit();
-  RunRequest request;
-  request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
-  request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
-  request.policy.isolate = false;
-  request.policy.workdir = ".";
-  request.policy.env.emplace_back("FAKE_SCENARIO", "slow_unless_alone");
+  RunRequest request = fake_request(kit, "slow_unless_alone");
   request.policy.env.emplace_back("FAKE_ALONE_FILE", alone_file.string());
   int alone_runs = 0;
   request.run_alone = [&](const std::function<void()>& work) {
@@ -118,18 +125,11 @@ TEST(RunChecks, ACheckPastItsLimitWhileSharedRunsAgainAlone) {
 // is taken once: the process that runs the checks after a crash goes at once, and the turn is
 // given back when the last check is recorded.
 TEST(RunChecks, AProgramStartedBeforeItsTurnWaitsForItUncounted) {
-  const auto turn_file =
-      std::filesystem::temp_directory_path() / ("labgrade-turn-" + std::to_string(::getpid()));
-  std::filesystem::remove(turn_file);
+  const auto turn_file = absent_marker("labgrade-turn");
   const auto kit = fake_kit();
-  RunRequest request;
-  request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
-  request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
+  RunRequest request = fake_request(kit, "crash_second");
   request.startup_seconds = 1;
   request.max_check_seconds = 0.5;  // a budget of 2.5 s for the whole run
-  request.policy.isolate = false;
-  request.policy.workdir = ".";
-  request.policy.env.emplace_back("FAKE_SCENARIO", "crash_second");
   request.policy.env.emplace_back("FAKE_TURN_FILE", turn_file.string());
   int turns = 0;
   request.take_turn = [&] {
@@ -155,17 +155,10 @@ TEST(RunChecks, AProgramStartedBeforeItsTurnWaitsForItUncounted) {
 // the machine may only be starved of the CPU: the checks left run again alone before they fail.
 // The load test (scripts/load-test.sh) found this: a right kernel lost 25 points to it.
 TEST(RunChecks, ASilenceBetweenChecksWhileSharedRunsTheRestAgainAlone) {
-  const auto alone_file =
-      std::filesystem::temp_directory_path() / ("labgrade-silent-" + std::to_string(::getpid()));
-  std::filesystem::remove(alone_file);
+  const auto alone_file = absent_marker("labgrade-silent");
   const auto kit = fake_kit();
-  RunRequest request;
-  request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
-  request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
+  RunRequest request = fake_request(kit, "silent_unless_alone");
   request.startup_seconds = 1;
-  request.policy.isolate = false;
-  request.policy.workdir = ".";
-  request.policy.env.emplace_back("FAKE_SCENARIO", "silent_unless_alone");
   request.policy.env.emplace_back("FAKE_ALONE_FILE", alone_file.string());
   int alone_runs = 0;
   request.run_alone = [&](const std::function<void()>& work) {
