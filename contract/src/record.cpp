@@ -326,6 +326,23 @@ std::string_view verdict_words(Verdict verdict) {
   }
 }
 
+VerdictClass verdict_class(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass:
+      return VerdictClass::passed;
+    case Verdict::skipped:
+    case Verdict::not_measured:
+    case Verdict::not_attempted:
+      return VerdictClass::not_judged;
+    case Verdict::fail:
+    case Verdict::error:
+    case Verdict::inconclusive:
+    case Verdict::not_run:
+      break;
+  }
+  return VerdictClass::failed;
+}
+
 Verdict verdict_from_string(std::string_view text) {
   for (const auto& [value, name] : kVerdictNames) {
     if (name == text) return value;

@@ -62,7 +62,7 @@ std::string_view verdict_label(contract::Verdict verdict) {
   return contract::verdict_words(verdict);
 }
 
-std::string_view verdict_class(contract::Verdict verdict) {
+std::string_view verdict_css_class(contract::Verdict verdict) {
   switch (verdict) {
     case contract::Verdict::pass:
       return "pass";
@@ -111,7 +111,7 @@ std::string verdict_badge(contract::Verdict verdict) {
   }
   return fmt::format(
       R"(<span class="verdict verdict-{}"><span class="verdict-symbol" aria-hidden="true">{}</span> {}</span>)",
-      verdict_class(verdict), symbol, verdict_label(verdict));
+      verdict_css_class(verdict), symbol, verdict_label(verdict));
 }
 
 std::string text_or_not_recorded(std::string_view text) {

@@ -29,7 +29,7 @@ std::string format_ratio(double ratio);
 std::string_view verdict_label(contract::Verdict verdict);
 
 // The CSS class suffix for a verdict, e.g. "not-measured" (verdict-not-measured).
-std::string_view verdict_class(contract::Verdict verdict);
+std::string_view verdict_css_class(contract::Verdict verdict);
 
 // HTML: a badge with a symbol and the verdict's words, so colour is never the only signal.
 std::string verdict_badge(contract::Verdict verdict);

@@ -244,7 +244,7 @@ std::string check_detail(const CheckView& check, const std::string& handout) {
 </details>
 </section>
 )",
-      fmt::arg("cls", verdict_class(check.verdict)), fmt::arg("anchor", check.anchor),
+      fmt::arg("cls", verdict_css_class(check.verdict)), fmt::arg("anchor", check.anchor),
       fmt::arg("open", needs_attention(check.verdict) ? " open" : ""),
       fmt::arg("title", html_escape(check.title)), fmt::arg("badge", verdict_badge(check.verdict)),
       fmt::arg("points", format_points(check.points)),

@@ -167,7 +167,7 @@ std::string render_check_table(const contract::LabGrade& grade, std::span<const 
 <td class="reason-cell">{reason}</td>
 </tr>
 )",
-        fmt::arg("cls", verdict_class(check.verdict)), fmt::arg("anchor", check.anchor),
+        fmt::arg("cls", verdict_css_class(check.verdict)), fmt::arg("anchor", check.anchor),
         fmt::arg("title", html_escape(check.title)), fmt::arg("id", html_escape(check.id)),
         fmt::arg("kind", html_escape(check.kind)), fmt::arg("badge", verdict_badge(check.verdict)),
         fmt::arg("points", format_points(check.points)),

@@ -36,6 +36,12 @@ std::string_view to_string(Verdict verdict);
 std::string_view verdict_words(Verdict verdict);
 Verdict verdict_from_string(std::string_view text);  // throws RecordError
 
+// What a verdict means for a grade: pass is passed; fail, error, inconclusive and not_run are
+// failed; skipped, not_measured and not_attempted are not judged (they earn nothing and fail
+// nothing). labgrade's verdict table (grader/batch/verdict_table.hpp) and the exports use it.
+enum class VerdictClass { passed, failed, not_judged };
+VerdictClass verdict_class(Verdict verdict);
+
 struct RecordError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

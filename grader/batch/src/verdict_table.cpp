@@ -67,23 +67,6 @@ std::map<std::string, CheckRecord> judge_skipped_end(const contract::LabSpec& sp
 
 }  // namespace
 
-VerdictClass verdict_class(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::pass:
-      return VerdictClass::passed;
-    case Verdict::skipped:
-    case Verdict::not_measured:
-    case Verdict::not_attempted:
-      return VerdictClass::not_judged;
-    case Verdict::fail:
-    case Verdict::error:
-    case Verdict::inconclusive:
-    case Verdict::not_run:
-      break;
-  }
-  return VerdictClass::failed;
-}
-
 int ctest_status(Verdict verdict) {
   switch (verdict_class(verdict)) {
     case VerdictClass::passed:

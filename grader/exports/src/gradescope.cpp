@@ -27,13 +27,17 @@ std::string check_output(const contract::CheckGrade* grade) {
   return output_text(out);
 }
 
-nlohmann::json test_entry(double score, double max_score, bool passed, std::string name,
+// A test's status: passed, failed, or none for a check that could not judge the submission (a
+// speed check not measured without a GPU, a skipped check): Gradescope's "status" is optional,
+// and "failed" would tell the student that their kernel failed a check it never took.
+enum class TestStatus { passed, failed, not_judged };
+
+nlohmann::json test_entry(double score, double max_score, TestStatus status, std::string name,
                           std::string number, std::string output, nlohmann::json tags,
                           nlohmann::json extra_data) {
-  return nlohmann::json{
+  auto entry = nlohmann::json{
       {"score", score},
       {"max_score", max_score},
-      {"status", passed ? "passed" : "failed"},
       {"name", text::clean(name, false)},
       {"number", std::move(number)},
       {"output", std::move(output)},
@@ -42,6 +46,10 @@ nlohmann::json test_entry(double score, double max_score, bool passed, std::stri
       {"visibility", "visible"},
       {"extra_data", std::move(extra_data)},
   };
+  if (status != TestStatus::not_judged) {
+    entry["status"] = status == TestStatus::passed ? "passed" : "failed";
+  }
+  return entry;
 }
 
 }  // namespace
@@ -53,8 +61,8 @@ nlohmann::json gradescope_results(const contract::LabSpec& spec, const StudentOu
   if (!outcome.grade) {
     std::string output = fmt::format("Your submission could not be graded: {}.", status);
     if (!outcome.message.empty()) output += "\n\n" + outcome.message;
-    tests.push_back(test_entry(0, spec.total_points(), false, "Submission: " + status, "1",
-                               output_text(output), nlohmann::json::array({"submission"}),
+    tests.push_back(test_entry(0, spec.total_points(), TestStatus::failed, "Submission: " + status,
+                               "1", output_text(output), nlohmann::json::array({"submission"}),
                                nlohmann::json{{"status", status}}));
   } else {
     int number = 0;
@@ -67,12 +75,22 @@ nlohmann::json gradescope_results(const contract::LabSpec& spec, const StudentOu
       // assignment's total. An optional check left alone is not a failure.
       auto tags = nlohmann::json::array({text::clean(check.kind, false)});
       if (check.bonus) tags.push_back("bonus");
-      const bool passed = verdict == contract::Verdict::pass ||
-                          (check.bonus && verdict == contract::Verdict::not_attempted);
+      auto test_status = TestStatus::failed;
+      if (verdict == contract::Verdict::pass ||
+          (check.bonus && verdict == contract::Verdict::not_attempted)) {
+        test_status = TestStatus::passed;
+      } else if (contract::verdict_class(verdict) == contract::VerdictClass::not_judged) {
+        test_status = TestStatus::not_judged;
+        tags.push_back("not judged");
+      }
+      // "(not measured)" in the name too: the list of tests is what a student reads first.
+      const std::string not_judged = test_status == TestStatus::not_judged && !check.bonus
+                                         ? fmt::format(" ({})", contract::verdict_words(verdict))
+                                         : std::string();
       tests.push_back(
-          test_entry(points, check.points, passed,
-                     fmt::format("{}{} ({})", check.bonus ? "Bonus (extra credit): " : "",
-                                 check.title, check.id),
+          test_entry(points, check.points, test_status,
+                     fmt::format("{}{} ({}){}", check.bonus ? "Bonus (extra credit): " : "",
+                                 check.title, check.id, not_judged),
                      fmt::format("{}", ++number), check_output(grade), std::move(tags),
                      nlohmann::json{{"check", text::clean(check.id, false)},
                                     {"verdict", std::string(contract::verdict_words(verdict))},

@@ -35,8 +35,14 @@ TEST_F(Gradescope, DocumentedFieldsOnlyAndScoreIsTheSumOfTests) {
     ASSERT_FALSE(results["tests"].empty());
     double sum = 0;
     for (const auto& test : results["tests"]) {
-      EXPECT_EQ(keys(test), kTest);
-      EXPECT_TRUE(test["status"] == "passed" || test["status"] == "failed");
+      // "status" is left out only where the check did not judge the submission.
+      auto expected_keys = kTest;
+      const std::string verdict = test["extra_data"].value("verdict", "");
+      if (verdict == "skipped" || verdict == "not measured") expected_keys.erase("status");
+      EXPECT_EQ(keys(test), expected_keys) << verdict;
+      if (test.contains("status")) {
+        EXPECT_TRUE(test["status"] == "passed" || test["status"] == "failed");
+      }
       EXPECT_EQ(test["visibility"], "visible");
       EXPECT_EQ(test["output_format"], "text");
       EXPECT_TRUE(test["number"].is_string());
@@ -93,6 +99,24 @@ TEST_F(Gradescope, InvalidUtf8AndControlBytesAreCleaned) {
   EXPECT_EQ(dumped.find("\\u0001"), std::string::npos);
   EXPECT_NE(results["tests"][0]["output"].get<std::string>().find("killed after 120 s tail"),
             std::string::npos);
+}
+
+// Graded without a GPU: the speed check was not measured. It earns nothing, and Gradescope must
+// not show it as failed: no status (Gradescope's field is optional), and the name says why.
+TEST_F(Gradescope, ANotMeasuredCheckIsNeitherPassedNorFailed) {
+  const auto emulated = testing::make_emulated_class(spec);
+  ASSERT_FALSE(emulated.empty());
+  const auto results = gradescope_results(spec, emulated.front());
+  ASSERT_EQ(results["tests"].size(), 3u);
+  const auto& speed = results["tests"][2];
+  EXPECT_FALSE(speed.contains("status")) << speed.dump();
+  EXPECT_EQ(speed["score"].get<double>(), 0);
+  EXPECT_NE(speed["name"].get<std::string>().find("(not measured)"), std::string::npos)
+      << speed["name"];
+  EXPECT_NE(speed["tags"].dump().find("not judged"), std::string::npos);
+  EXPECT_EQ(speed["extra_data"]["verdict"], "not measured");
+  EXPECT_EQ(results["tests"][0]["status"], "passed");
+  EXPECT_EQ(results["tests"][1]["status"], "passed");
 }
 
 TEST_F(Gradescope, LongMessagesAreCut) {

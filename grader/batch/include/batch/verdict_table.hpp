@@ -38,8 +38,9 @@
 
 namespace batch {
 
-enum class VerdictClass { passed, failed, not_judged };
-VerdictClass verdict_class(contract::Verdict verdict);
+// The classes are the contract's (contract/record.hpp), so the exports word them alike.
+using contract::verdict_class;
+using contract::VerdictClass;
 
 // `labgrade run`'s exit status for one check's verdict: 0, 1 or 77 (as above).
 int ctest_status(contract::Verdict verdict);
