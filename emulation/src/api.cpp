@@ -143,6 +143,23 @@ std::string describe() {
   return text + ")";
 }
 
+namespace {
+std::mutex static_shared_fill_mutex;
+std::optional<float> static_shared_fill_value;
+}  // namespace
+
+void fill_static_shared(std::optional<float> value) {
+  std::lock_guard lock(static_shared_fill_mutex);
+  static_shared_fill_value = value;
+}
+
+namespace detail {
+std::optional<float> static_shared_fill() {
+  std::lock_guard lock(static_shared_fill_mutex);
+  return static_shared_fill_value;
+}
+}  // namespace detail
+
 void start_recording() { detail::Recorder::get().start(); }
 Recording stop_recording() { return detail::Recorder::get().stop(); }
 

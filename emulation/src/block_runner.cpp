@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "emu/device.hpp"
+#include "state.hpp"
 
 namespace emu::detail {
 namespace bctx = boost::context::detail;
@@ -160,6 +161,13 @@ void BlockRunner::note_shared(const void* address, std::size_t bytes) {
     if (seen == address) return;
   }
   shared_.emplace_back(address, bytes);
+  // The first thread of the block to reach the declaration: no thread has written it yet.
+  if (const auto fill = static_shared_fill()) {
+    auto* cells = static_cast<unsigned char*>(const_cast<void*>(address));
+    for (std::size_t at = 0; at + sizeof(float) <= bytes; at += sizeof(float)) {
+      std::memcpy(cells + at, &*fill, sizeof(float));
+    }
+  }
 }
 
 void BlockRunner::shuffle(std::vector<Fiber*>& fibers, std::uint64_t round) const {

@@ -45,6 +45,9 @@ class Errors {
   cudaError_t sticky_ = cudaSuccess;
 };
 
+// The value of emu::fill_static_shared (control.hpp), read by every block runner.
+std::optional<float> static_shared_fill();
+
 const char* error_name(cudaError_t error);
 const char* error_text(cudaError_t error);
 

@@ -197,6 +197,28 @@ TEST_F(Emulator, AllThreadsReachingTheBarrierThenReturningIsFine) {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
+// Reads its shared element before any thread wrote it (the mistake the diagnosis's shared-memory
+// experiment finds), then writes it.
+__global__ void reads_shared_before_writing(float* out) {
+  __shared__ float stale[64];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = stale[threadIdx.x];
+  stale[threadIdx.x] = -1.0f;
+}
+
+TEST_F(Emulator, StaticSharedArraysStartFromTheExperimentsFill) {
+  constexpr int kBlocks = 40;
+  use(emu::Schedule::random, 3, 4);
+  float* out = device<float>(kBlocks * 64);
+  for (const float fill : {0.5f, 7.0f}) {
+    emu::fill_static_shared(fill);
+    reads_shared_before_writing<<<kBlocks, 64>>>(out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    emu::fill_static_shared(std::nullopt);
+    const auto values = host(out, kBlocks * 64);
+    for (int i = 0; i < kBlocks * 64; ++i) ASSERT_EQ(values[i], fill) << i;
+  }
+}
+
 TEST_F(Emulator, SharedMemoryIsPerBlockWhileBlocksRunInParallel) {
   constexpr int kBlocks = 500;
   use(emu::Schedule::random, 3, 4);

@@ -85,12 +85,17 @@ struct OpenSlots {
 nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& request) {
   const auto& args = request.at("args").get_binary();
   const OpenSlots open(request.value("slots", nlohmann::json::array()));
-  if (request.contains("shared_fill")) fill_shared_memory(request.at("shared_fill").get<float>());
+  if (request.contains("shared_fill")) {
+    const float fill = request.at("shared_fill").get<float>();
+    fill_shared_memory(fill);
+    emu::fill_static_shared(fill);
+  }
   emu::start_recording();
   std::fflush(stdout);
   const bool fits = entry.call(entry.function, std::string(args.begin(), args.end()));
   // A fault in a kernel is sticky until the next synchronizing call, as on a GPU.
   const cudaError_t failure = cudaDeviceSynchronize();
+  emu::fill_static_shared(std::nullopt);
   const auto recording = emu::stop_recording();
   std::fflush(stdout);
   std::fflush(stderr);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,5 +68,12 @@ void adopt_device_memory(void* start, std::size_t bytes);
 void forget_device_memory(void* start);
 // Clears a fault's sticky error, as a fresh context would on a GPU.
 void clear_errors();
+
+// The diagnosis's shared-memory experiment (harness/diagnose_run.hpp): until it is cleared, every
+// block starts its `__shared__` arrays filled with `value`. On a GPU a fill of the multiprocessors'
+// shared memory reaches static and dynamic arrays alike; here a static `__shared__` array is a
+// variable of its own, filled when the block first reaches its declaration (before any thread of
+// the block can have written it). Nothing: blocks find what the last block on their OS thread left.
+void fill_static_shared(std::optional<float> value);
 
 }  // namespace emu
