@@ -10,6 +10,10 @@
 #   - labN.setup (clears old results) and labN.report (renders build/reports/labN.html) as the
 #     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report.
 set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+# nvcc flags for the student's sources only, in ctest's build and in the batch grader's (the kit's
+# "compile"): -lineinfo maps the kernels' machine code to kernel.cu's lines, so compute-sanitizer
+# names the student's line. It does not change the code nvcc generates.
+set(LABS_STUDENT_CUDA_FLAGS "-lineinfo")
 include("${CMAKE_CURRENT_LIST_DIR}/GradingKit.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/LabContract.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/GpuResources.cmake")
@@ -88,6 +92,8 @@ function(_labs_add_launcher target lab lab_dir)
                "sh \"${LABS_CMAKE_DIR}/explain_link.sh\"")
   if(NOT LABS_EMULATION)
     set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY None)
+    target_compile_options(${target} PRIVATE
+                           "$<$<COMPILE_LANGUAGE:CUDA>:${LABS_STUDENT_CUDA_FLAGS}>")
   endif()
 endfunction()
 

@@ -85,7 +85,8 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
     set(compiler "${CMAKE_CUDA_COMPILER}")
     set(backend cuda)
     _labs_json_array(compile_json "-ccbin" "${host_compiler}" ${cuda_flags} ${arch_flags}
-                     "-std=c++${CMAKE_CUDA_STANDARD}" "-I${kit}/include")
+                     ${LABS_STUDENT_CUDA_FLAGS} "-std=c++${CMAKE_CUDA_STANDARD}"
+                     "-I${kit}/include")
     # On a GPU a submission links into its launcher only (kernel.cu's host code against the
     # stand-in runtime, launcher/).
     _labs_json_array(link_json ${cxx_flags} "-Wl,--start-group"

@@ -27,8 +27,11 @@ export LAB_SANITIZER="$tool"
 # API errors are the lab program's own (it probes each kernel's parameters with
 # cuFuncGetParamInfo until the call fails); the student's host code runs in the launcher, where no
 # CUDA call is real. Only the kernels' memory errors and races count.
-"$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 --report-api-errors no \
-  "$exe" --results-dir "$results" --gtest_filter="$filter"
+# Only the lab program is tracked: the launcher (the student's host code, against a stand-in
+# runtime) must not load the real CUDA driver, which the sanitizer's injection would make it do
+# (and the lab program refuses a launcher that loaded a CUDA library).
+"$sanitizer" --tool "$tool" --target-processes application-only --error-exitcode 99 \
+  --print-limit 20 --report-api-errors no "$exe" --results-dir "$results" --gtest_filter="$filter"
 status=$?
 if [ "$expect" = expect-errors ]; then
   case $status in
