@@ -54,7 +54,7 @@ struct Observed {
   std::map<std::string, CheckRecord> records;
   std::optional<std::string> running;  // started, no record yet
   Clock::time_point running_since;
-  Clock::time_point last_news = Clock::now();  // process start, or the harness's last line
+  Clock::time_point last_news = Clock::now();  // the program's start, or the harness's last line
   int foreign_lines = 0;                       // lines without the nonce, or malformed
   int duplicate_records = 0;
   std::optional<Clock::time_point> ready_at;  // said it is ready for its turn
@@ -225,10 +225,19 @@ RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request) 
     std::vector<std::string> argv = request.command;
     argv.push_back("--gtest_filter=" + filter);
     sandbox::Result result;
-    if (std::exchange(alone_next, false)) {
-      request.run_alone([&] { result = sandbox::run(policy, argv, channel); });
-    } else {
+    // The silence before the first check counts from the program's start: a run alone first
+    // waits for every shared run to end, and that wait is no silence of the program's.
+    const auto start_program = [&] {
+      {
+        std::lock_guard lock(observed.mutex);
+        observed.last_news = Clock::now();
+      }
       result = sandbox::run(policy, argv, channel);
+    };
+    if (std::exchange(alone_next, false)) {
+      request.run_alone(start_program);
+    } else {
+      start_program();
     }
     if (result.stopped && result.stop_reason == "interrupted") {
       outcome.interrupted = true;
