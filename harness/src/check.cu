@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
 
 #include <fmt/format.h>
 
+#include "contract/device_buffer_note.hpp"
 #include "harness/compare.hpp"
 #include "harness/contract.hpp"
 #include "harness/cuda_check.hpp"
@@ -14,6 +16,14 @@
 #include "harness/trace.hpp"
 
 namespace harness {
+
+// The lab's buffers as the student's kernels saw them in the running check, under
+// compute-sanitizer (note_device_buffer).
+namespace {
+std::mutex device_buffers_mutex;
+std::vector<contract::DeviceBufferPlace> device_buffers_seen;
+}  // namespace
+
 namespace {
 
 std::string current_test_id() {
@@ -98,6 +108,8 @@ void Check::run_case(const std::string& name, const std::function<void(CaseResul
   }
   // LAB_CASE (from a replay command) runs one case of the check alone.
   if (const char* only = std::getenv("LAB_CASE"); only && *only && name != only) return;
+  // The batch's compute-sanitizer pass: each check's first (smallest) case only.
+  if (sanitizer_first_case_only() && !record_.cases.empty()) return;
   try {
     body(result);
   } catch (const CudaError& error) {
@@ -114,6 +126,13 @@ void Check::set_verdict(Verdict verdict, std::string reason) {
 
 CheckRecord Check::finish(double duration_s) {
   record_.duration_s = duration_s;
+  {
+    std::lock_guard lock(device_buffers_mutex);
+    for (const auto& place : device_buffers_seen) {
+      record_.notes.push_back(contract::device_buffer_note(place));
+    }
+    device_buffers_seen.clear();
+  }
   record_.max_points = spec_.points;
   decide_verdict();
   record_.points = points_for(spec_, record_.verdict, record_.fraction);
@@ -292,6 +311,17 @@ void run_check(const std::function<void(Check&)>& body) {
 bool under_sanitizer() {
   return std::getenv("LAB_SANITIZER") != nullptr ||
          std::getenv("NV_SANITIZER_INJECTION_PORT_BASE") != nullptr;
+}
+
+void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes) {
+  if (!under_sanitizer()) return;
+  std::lock_guard lock(device_buffers_mutex);
+  device_buffers_seen.push_back({name, address, bytes});
+}
+
+bool sanitizer_first_case_only() {
+  const char* cases = std::getenv("LAB_SANITIZER_CASES");
+  return under_sanitizer() && cases && std::string_view(cases) == "first";
 }
 
 bool leave_out_under_sanitizer(Check& check, double multiply_adds, const std::string& label) {

@@ -100,6 +100,17 @@ constexpr double kSanitizerMaxWork = 1073741824.0;  // 1024 x 1024 x 1024
 // it runs with NV_SANITIZER_* variables.
 bool under_sanitizer();
 
+// True in labgrade batch's compute-sanitizer pass (LAB_SANITIZER_CASES=first under
+// compute-sanitizer): each check runs its first case only, the smallest in every spec, because
+// the pass looks for memory errors and races, which show at any size, and runs for every
+// submission.
+bool sanitizer_first_case_only();
+
+// Under compute-sanitizer: the lab's buffer `name` as the student's kernels see it (its copy in
+// the student's context). The check that is running records it as a note
+// (contract/device_buffer_note.hpp), from which labgrade words where a bad address lies.
+void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes);
+
 // True (with a note on the check) when the case `label` of `multiply_adds` is left out because
 // it would be too slow under compute-sanitizer.
 bool leave_out_under_sanitizer(Check& check, double multiply_adds, const std::string& label);
