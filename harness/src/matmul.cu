@@ -178,6 +178,32 @@ std::vector<float> identity(int size) {
   return m;
 }
 
+// The operands' names as the call shows them ("matmul_tiled(M, N, P, 32)": M and N), for the
+// diagnosis' words; M and N when the call has no such form.
+ProductInputs product_inputs(const MatmulProblem& p, const std::string& call) {
+  const auto& s = p.shape;
+  ProductInputs inputs{p.a, p.b, s.m, s.k, s.n};
+  const auto open = call.find('(');
+  const auto first_end = call.find(',', open);
+  const auto second_end =
+      call.find(',', first_end == std::string::npos ? first_end : first_end + 1);
+  if (open == std::string::npos || first_end == std::string::npos ||
+      second_end == std::string::npos) {
+    return inputs;
+  }
+  const auto name = [&call](std::size_t from, std::size_t to) {
+    const auto begin = call.find_first_not_of(' ', from);
+    return begin < to ? call.substr(begin, to - begin) : std::string();
+  };
+  const auto first = name(open + 1, first_end);
+  const auto second = name(first_end + 1, second_end);
+  if (!first.empty() && !second.empty()) {
+    inputs.first = first;
+    inputs.second = second;
+  }
+  return inputs;
+}
+
 }  // namespace
 
 std::string MatmulShape::label() const { return fmt::format("{}x{} * {}x{}", m, k, k, n); }
@@ -379,7 +405,7 @@ void run_matmul_case(CaseResult& result, const MatmulProblem& p, const std::vect
   failed.cols = s.n;
   failed.output = &c;
   failed.launch = main_launch(activity);
-  failed.product = ProductInputs{p.a, p.b, s.m, s.k, s.n};
+  failed.product = product_inputs(p, call);
   failed.rerun = &rerun;
   diagnose_failed_case(result, failed);
 }
