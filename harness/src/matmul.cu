@@ -178,32 +178,6 @@ std::vector<float> identity(int size) {
   return m;
 }
 
-// The operands' names as the call shows them ("matmul_tiled(M, N, P, 32)": M and N), for the
-// diagnosis' words; M and N when the call has no such form.
-ProductInputs product_inputs(const MatmulProblem& p, const std::string& call) {
-  const auto& s = p.shape;
-  ProductInputs inputs{p.a, p.b, s.m, s.k, s.n};
-  const auto open = call.find('(');
-  const auto first_end = call.find(',', open);
-  const auto second_end =
-      call.find(',', first_end == std::string::npos ? first_end : first_end + 1);
-  if (open == std::string::npos || first_end == std::string::npos ||
-      second_end == std::string::npos) {
-    return inputs;
-  }
-  const auto name = [&call](std::size_t from, std::size_t to) {
-    const auto begin = call.find_first_not_of(' ', from);
-    return begin < to ? call.substr(begin, to - begin) : std::string();
-  };
-  const auto first = name(open + 1, first_end);
-  const auto second = name(first_end + 1, second_end);
-  if (!first.empty() && !second.empty()) {
-    inputs.first = first;
-    inputs.second = second;
-  }
-  return inputs;
-}
-
 }  // namespace
 
 std::string MatmulShape::label() const { return fmt::format("{}x{} * {}x{}", m, k, k, n); }
@@ -371,6 +345,28 @@ ExpectedProduct expected_product(const MatmulProblem& p) {
     for (float v : c.download()) expected.tolerance.push_back(static_cast<float>(g * v));
   }
   return expected;
+}
+
+ProductInputs product_inputs(const MatmulProblem& p, const std::string& call) {
+  const auto& s = p.shape;
+  ProductInputs inputs{p.a, p.b, s.m, s.k, s.n};
+  const auto open = call.find('(');
+  if (open == std::string::npos) return inputs;
+  const auto first_end = call.find(',', open);
+  if (first_end == std::string::npos) return inputs;
+  const auto second_end = call.find(',', first_end + 1);
+  if (second_end == std::string::npos) return inputs;
+  const auto name = [&call](std::size_t from, std::size_t to) {
+    const auto begin = call.find_first_not_of(' ', from);
+    return begin < to ? call.substr(begin, to - begin) : std::string();
+  };
+  const auto first = name(open + 1, first_end);
+  const auto second = name(first_end + 1, second_end);
+  if (!first.empty() && !second.empty()) {
+    inputs.first = first;
+    inputs.second = second;
+  }
+  return inputs;
 }
 
 void run_matmul_case(CaseResult& result, const MatmulProblem& p, const std::vector<float>& expected,
