@@ -1,7 +1,8 @@
 // The rules behind diagnose_case, in the order they are tried: what the guard zones and the launch
 // say, then experiments (a re-run changes the answer: a race or stale shared memory), then the
 // shape of the wrong elements (never written, transposed, running sums), then what the product
-// would be under each common tiling mistake, then coarse patterns over the tile grid.
+// would be under each common mistake (an operand read transposed or from the wrong matrix, a
+// tiling mistake, integer truncation), then coarse patterns over the tile grid.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -230,9 +231,12 @@ std::optional<Diagnosis> transposed(const DiagnosisInput& in) {
       if (!close(in.got[at], in.expected[want], in.tolerance, want)) return std::nullopt;
     }
   }
+  const std::string product =
+      in.product ? fmt::format("the result is ({}·{})ᵀ: ", in.product->first, in.product->second)
+                 : std::string();
   return make_diagnosis(
       "transposed_result",
-      fmt::format("every element (i, j) of the answer sits at (j, i) of the output{}",
+      fmt::format("{}every element (i, j) of the answer sits at (j, i) of the output{}", product,
                   in.rows == in.cols ? "" : ", laid out as a cols x rows matrix"));
 }
 
@@ -273,99 +277,254 @@ std::optional<Diagnosis> running_sums(const DiagnosisInput& in) {
   return std::nullopt;
 }
 
-// ---- rules from the product's inputs: what each tiling mistake would compute -------------
+// ---- rules from the product's inputs: what each common mistake would compute -------------
 
 struct Hypothesis {
   std::string id;
   std::string evidence;
   std::function<std::optional<double>(long long row, long long col)> predict;
+  // The prediction is a real sum that the kernel truncates to an int: its float sum may lie on
+  // the other side of an integer than the exact one, anywhere within the tolerance.
+  bool truncated = false;
 };
+
+double a_at(const ProductInputs& p, long long row, long long col) {
+  return p.a[static_cast<std::size_t>(row * p.k + col)];
+}
+
+double b_at(const ProductInputs& p, long long row, long long col) {
+  return p.b[static_cast<std::size_t>(row * p.n + col)];
+}
 
 double partial(const ProductInputs& p, long long row, long long col, long long from, long long to) {
   double sum = 0;
-  for (long long l = from; l < to; ++l) {
-    sum += static_cast<double>(p.a[static_cast<std::size_t>(row * p.k + l)]) *
-           p.b[static_cast<std::size_t>(l * p.n + col)];
-  }
+  for (long long l = from; l < to; ++l) sum += a_at(p, row, l) * b_at(p, l, col);
   return sum;
 }
 
-std::vector<Hypothesis> product_hypotheses(const ProductInputs& p, const std::vector<int>& tiles) {
-  std::vector<Hypothesis> out;
+// Is `value` (an output element) what truncating `sum` to an int gives, for some sum within the
+// element's tolerance of it?
+bool truncates_to(float value, double sum, Values tolerance, std::size_t i) {
+  if (!std::isfinite(value) || !std::isfinite(sum) || value != std::trunc(value)) return false;
+  const double slack =
+      tolerance.empty() ? 0.0 : static_cast<double>(tolerance[i]) + 1e-6 * std::fabs(sum);
+  return value >= std::trunc(sum - slack) && value <= std::trunc(sum + slack);
+}
+
+// An operand read transposed, or loaded from the other matrix: Mᵀ·N, M·Nᵀ, M·M, N·N.
+void operand_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
+  const std::string& f = p.first;
+  const std::string& s = p.second;
   if (p.m == p.k) {
-    out.push_back({"swapped_index", "every wrong element equals the product with A read transposed",
+    out.push_back({"swapped_index",
+                   fmt::format("the result is {0}ᵀ·{1}: {0} is read transposed (its row and column "
+                               "swapped in the load)",
+                               f, s),
                    [&p](long long r, long long c) -> std::optional<double> {
                      double sum = 0;
-                     for (long long l = 0; l < p.k; ++l) {
-                       sum += static_cast<double>(p.a[static_cast<std::size_t>(l * p.k + r)]) *
-                              p.b[static_cast<std::size_t>(l * p.n + c)];
-                     }
+                     for (long long l = 0; l < p.k; ++l) sum += a_at(p, l, r) * b_at(p, l, c);
                      return sum;
                    }});
   }
   if (p.k == p.n) {
     out.push_back({"swapped_index",
-                   "every wrong element equals the product with the second input read "
-                   "transposed",
+                   fmt::format("the result is {0}·{1}ᵀ: {1} is read transposed (its row and column "
+                               "swapped in the load)",
+                               f, s),
+                   [&p](long long r, long long c) -> std::optional<double> {
+                     double sum = 0;
+                     for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l) * b_at(p, c, l);
+                     return sum;
+                   }});
+  }
+  // One matrix in both places: only square products have M·M and N·N.
+  if (p.m == p.k && p.k == p.n) {
+    out.push_back({"wrong_operand",
+                   fmt::format("the result is {0}·{0}: the second operand is loaded from {0}, "
+                               "not from {1}",
+                               f, s),
+                   [&p](long long r, long long c) -> std::optional<double> {
+                     double sum = 0;
+                     for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l) * a_at(p, l, c);
+                     return sum;
+                   }});
+    out.push_back({"wrong_operand",
+                   fmt::format("the result is {1}·{1}: the first operand is loaded from {1}, "
+                               "not from {0}",
+                               f, s),
+                   [&p](long long r, long long c) -> std::optional<double> {
+                     double sum = 0;
+                     for (long long l = 0; l < p.k; ++l) sum += b_at(p, r, l) * b_at(p, l, c);
+                     return sum;
+                   }});
+  }
+}
+
+// What each tiling mistake computes with tiles of t (each phase: t terms of every inner product).
+void tile_hypotheses(const ProductInputs& p, int t, std::vector<Hypothesis>& out) {
+  const long long k = p.k;
+  const long long phases = (k + t - 1) / t;
+  // `Mds[ty][ph] * Nds[ph][tx]` inside `for k`: each phase adds t times the one product at
+  // column (and row) ph of its tiles, which is term ph * t + ph of the inner product; past
+  // TILE_WIDTH phases the kernel reads outside its tiles, which no prediction can follow.
+  if (phases <= t) {
+    const std::string& f = p.first;
+    const std::string& s = p.second;
+    out.push_back(
+        {"phase_as_inner_index",
+         fmt::format("the result is what the phase in place of k in the inner product gives: "
+                     "{} (tiles of {}: tile[ty][ph] * tile[ph][tx] where tile[ty][k] * "
+                     "tile[k][tx] belongs)",
+                     phases == 1
+                         ? fmt::format("its one phase adds {} times the one product "
+                                       "{}[row][0]·{}[0][col]",
+                                       t, f, s)
+                         : fmt::format("each of the {} phases adds {} times the one product "
+                                       "{}[row][ph * {}]·{}[ph * {}][col]",
+                                       phases, t, f, t + 1, s, t + 1),
+                     t),
+         [&p, t, phases](long long r, long long c) -> std::optional<double> {
+           double sum = 0;
+           for (long long ph = 0; ph < phases; ++ph) {
+             const long long l = ph * t + ph;
+             if (l < p.k) sum += static_cast<double>(t) * a_at(p, r, l) * b_at(p, l, c);
+           }
+           return sum;
+         }});
+  }
+  if (k <= t) {
+    // One tile holds the whole inner dimension: only the dropped partial tile can go wrong.
+    if (k < t) {
+      out.push_back({"last_tile_skipped",
+                     fmt::format("every element is 0: with k = {} below the tile ({}), "
+                                 "k / {} phases rounded down is none",
+                                 k, t, t),
+                     [](long long, long long) -> std::optional<double> { return 0.0; }});
+    }
+    return;
+  }
+  const long long last_start = ((k - 1) / t) * t;  // where the last (maybe partial) tile starts
+  out.push_back({"first_tile_only",
+                 fmt::format("every wrong element equals the sum of only the first {} terms of "
+                             "its inner product (one tile of {})",
+                             t, t),
+                 [&p, t](long long r, long long c) -> std::optional<double> {
+                   return partial(p, r, c, 0, t);
+                 }});
+  out.push_back({"accumulator_reset_in_loop",
+                 fmt::format("every wrong element equals the sum of only the last tile's terms "
+                             "(terms {} to {})",
+                             last_start, k - 1),
+                 [&p, last_start](long long r, long long c) -> std::optional<double> {
+                   return partial(p, r, c, last_start, p.k);
+                 }});
+  out.push_back({"last_tile_skipped",
+                 fmt::format("every wrong element equals its inner product without the last "
+                             "{} terms (the last tile of {})",
+                             k - last_start, t),
+                 [&p, last_start](long long r, long long c) -> std::optional<double> {
+                   return partial(p, r, c, 0, last_start);
+                 }});
+  if (k % t != 0) {
+    // The last tile is partial; its entries past k still hold the previous phase's values.
+    const long long previous = last_start - t;
+    const long long stale_from = k % t;
+    out.push_back(
+        {"tile_not_zero_filled",
+         fmt::format("every wrong element equals the right sum plus the previous tile's terms "
+                     "{} to {} a second time (k = {}, tiles of {})",
+                     previous + stale_from, previous + t - 1, k, t),
+         [&p, previous, stale_from, t](long long r, long long c) -> std::optional<double> {
+           return partial(p, r, c, 0, p.k) + partial(p, r, c, previous + stale_from, previous + t);
+         }});
+  }
+  // The phase missing from the loads' indices: every phase loads the first tiles again (of both
+  // operands, or of one while the other's move on).
+  const std::string& f = p.first;
+  const std::string& s = p.second;
+  out.push_back({"phase_repeated",
+                 fmt::format("the result is {0} times the first tile's terms: each of the {0} "
+                             "phases loads the first tiles of {1} and {2} again (ph is missing "
+                             "from both loads' indices; tiles of {3})",
+                             phases, f, s, t),
+                 [&p, t, phases](long long r, long long c) -> std::optional<double> {
+                   return static_cast<double>(phases) * partial(p, r, c, 0, t);
+                 }});
+  out.push_back({"phase_repeated",
+                 fmt::format("the result is what loading {0}'s first tile in every phase gives: "
+                             "{1}'s tiles move on with the phase, {0}'s do not (ph is missing "
+                             "from the index of {0}'s load; tiles of {2})",
+                             f, s, t),
+                 [&p, t](long long r, long long c) -> std::optional<double> {
+                   double sum = 0;
+                   for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l % t) * b_at(p, l, c);
+                   return sum;
+                 }});
+  out.push_back({"phase_repeated",
+                 fmt::format("the result is what loading {1}'s first tile in every phase gives: "
+                             "{0}'s tiles move on with the phase, {1}'s do not (ph is missing "
+                             "from the index of {1}'s load; tiles of {2})",
+                             f, s, t),
+                 [&p, t](long long r, long long c) -> std::optional<double> {
+                   double sum = 0;
+                   for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l) * b_at(p, l % t, c);
+                   return sum;
+                 }});
+}
+
+// An int where the values are floats. On integer-valued inputs each of these is exact (so only
+// the real-valued checks fail); on reals each gives its own result.
+void truncation_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
+  const auto below_one = [](Values values) {
+    return std::all_of(values.begin(), values.end(), [](float v) { return std::fabs(v) < 1.0f; });
+  };
+  if (below_one(p.a) && below_one(p.b)) {
+    // The checks' real inputs: int tiles and an int sum both give 0 everywhere.
+    out.push_back({"integer_truncation",
+                   "the result is what float → int truncation gives: every element is 0, since "
+                   "every input lies in (-1, 1): as an int each input is 0 (int tiles), and so "
+                   "is each product added to an int sum",
+                   [](long long, long long) -> std::optional<double> { return 0.0; }});
+  } else {
+    out.push_back({"integer_truncation",
+                   "the result is what float → int truncation gives: the product of the inputs "
+                   "truncated to int (int tiles, or an int copy of each element)",
                    [&p](long long r, long long c) -> std::optional<double> {
                      double sum = 0;
                      for (long long l = 0; l < p.k; ++l) {
-                       sum += static_cast<double>(p.a[static_cast<std::size_t>(r * p.k + l)]) *
-                              p.b[static_cast<std::size_t>(c * p.n + l)];
+                       sum += std::trunc(a_at(p, r, l)) * std::trunc(b_at(p, l, c));
+                     }
+                     return sum;
+                   }});
+    out.push_back({"integer_truncation",
+                   "the result is what float → int truncation gives: an int sum, truncated each "
+                   "time a product is added to it",
+                   [&p](long long r, long long c) -> std::optional<double> {
+                     double sum = 0;
+                     for (long long l = 0; l < p.k; ++l) {
+                       sum = std::trunc(sum + a_at(p, r, l) * b_at(p, l, c));
                      }
                      return sum;
                    }});
   }
+  out.push_back(
+      {"integer_truncation",
+       "the result is what float → int truncation gives: each element is the right sum "
+       "with its fraction dropped on the way to the output (an int between the sum and "
+       "the store)",
+       [&p](long long r, long long c) -> std::optional<double> { return partial(p, r, c, 0, p.k); },
+       true});
+}
+
+// In order of preference where several fit: operands, then tiles (the recorded block side
+// first), then integer truncation.
+std::vector<Hypothesis> product_hypotheses(const ProductInputs& p, const std::vector<int>& tiles) {
+  std::vector<Hypothesis> out;
+  operand_hypotheses(p, out);
   for (const int t : tiles) {
-    const long long k = p.k;
-    if (t <= 0 || k <= t) {
-      // One tile holds the whole inner dimension: only the dropped partial tile can go wrong.
-      if (t > 0 && k < t) {
-        out.push_back({"last_tile_skipped",
-                       fmt::format("every element is 0: with k = {} below the tile ({}), "
-                                   "k / {} phases rounded down is none",
-                                   k, t, t),
-                       [](long long, long long) -> std::optional<double> { return 0.0; }});
-      }
-      continue;
-    }
-    const long long last_start = ((k - 1) / t) * t;  // where the last (maybe partial) tile starts
-    out.push_back({"first_tile_only",
-                   fmt::format("every wrong element equals the sum of only the first {} terms of "
-                               "its inner product (one tile of {})",
-                               t, t),
-                   [&p, t](long long r, long long c) -> std::optional<double> {
-                     return partial(p, r, c, 0, t);
-                   }});
-    out.push_back({"accumulator_reset_in_loop",
-                   fmt::format("every wrong element equals the sum of only the last tile's terms "
-                               "(terms {} to {})",
-                               last_start, k - 1),
-                   [&p, last_start](long long r, long long c) -> std::optional<double> {
-                     return partial(p, r, c, last_start, p.k);
-                   }});
-    out.push_back({"last_tile_skipped",
-                   fmt::format("every wrong element equals its inner product without the last "
-                               "{} terms (the last tile of {})",
-                               k - last_start, t),
-                   [&p, last_start](long long r, long long c) -> std::optional<double> {
-                     return partial(p, r, c, 0, last_start);
-                   }});
-    if (k % t != 0) {
-      // The last tile is partial; its entries past k still hold the previous phase's values.
-      const long long previous = last_start - t;
-      const long long stale_from = k % t;
-      out.push_back(
-          {"tile_not_zero_filled",
-           fmt::format("every wrong element equals the right sum plus the previous tile's terms "
-                       "{} to {} a second time (k = {}, tiles of {})",
-                       previous + stale_from, previous + t - 1, k, t),
-           [&p, previous, stale_from, t](long long r, long long c) -> std::optional<double> {
-             return partial(p, r, c, 0, p.k) +
-                    partial(p, r, c, previous + stale_from, previous + t);
-           }});
-    }
+    if (t > 0) tile_hypotheses(p, t, out);
   }
+  truncation_hypotheses(p, out);
   return out;
 }
 
@@ -412,7 +571,9 @@ std::optional<Diagnosis> from_product(const DiagnosisInput& in, const Counts& co
     const auto fits = [&](std::size_t i) {
       const auto prediction =
           h.predict(static_cast<long long>(i) / in.cols, static_cast<long long>(i) % in.cols);
-      return prediction && close(in.got[i], *prediction, in.tolerance, i);
+      if (!prediction) return false;
+      return h.truncated ? truncates_to(in.got[i], *prediction, in.tolerance, i)
+                         : close(in.got[i], *prediction, in.tolerance, i);
     };
     if (std::all_of(samples.wrong.begin(), samples.wrong.end(), fits) &&
         std::all_of(samples.right.begin(), samples.right.end(), fits)) {
@@ -570,12 +731,19 @@ std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& c
   }
   int failed_with = 0;
   for (const auto& c : cases) failed_with += c.verdict != Verdict::pass && c.diagnosis ? 1 : 0;
+  // The evidence comes from the first case that names `best` first: its words were written for
+  // it (a case that only lists it as fitting too explains its own first mistake). Failing that,
+  // from the first case that lists it.
+  const auto names_first = [&](const CaseResult& c) {
+    return c.verdict != Verdict::pass && c.diagnosis && c.diagnosis->id == best;
+  };
+  const bool some_case_names_it_first = std::any_of(cases.begin(), cases.end(), names_first);
   for (const auto& c : cases) {
     if (c.verdict == Verdict::pass || !c.diagnosis) continue;
     const bool primary = c.diagnosis->id == best;
     const bool also = std::find(c.diagnosis->also.begin(), c.diagnosis->also.end(), best) !=
                       c.diagnosis->also.end();
-    if (!primary && !also) continue;
+    if (!primary && (!also || some_case_names_it_first)) continue;
     Diagnosis d = primary ? *c.diagnosis : make_diagnosis(best, c.diagnosis->evidence);
     if (!primary) d.also = {c.diagnosis->id};
     d.evidence = fmt::format("case {}: {}{}", c.name, d.evidence,

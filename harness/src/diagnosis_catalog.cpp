@@ -36,6 +36,11 @@ const std::vector<MistakeInfo> kCatalog{
     {"swapped_index", "Row and column swapped in an index",
      "one input is read transposed: row and column are swapped in the index of one load",
      "write out the index of each load as row * width + column and check each part"},
+    {"wrong_operand", "Wrong operand loaded",
+     "one input is used for both operands: the result is M·M or N·N (a matrix times itself), "
+     "not M·N, because one load reads the other matrix",
+     "check the pointer in each load: the first operand's elements (or tile) come from the first "
+     "matrix, the second's from the second"},
     {"accumulator_not_reset", "Accumulator not reset",
      "each element also holds the sums of the elements before it: the running sum is not set "
      "back to 0 for the next element",
@@ -53,6 +58,16 @@ const std::vector<MistakeInfo> kCatalog{
     {"tile_not_zero_filled", "Tile not zero-filled past the edge",
      "past the edge of the matrix the tile keeps old values, which are added again",
      "when a tile hangs over the edge, store 0 in the shared tile instead of skipping the load"},
+    {"phase_as_inner_index", "Phase used as the inner index",
+     "the inner product is indexed with the phase instead of k (Mds[ty][ph] * Nds[ph][tx]): "
+     "each phase adds TILE_WIDTH times one product instead of TILE_WIDTH different ones",
+     "inside the loop over k, index the tiles with k: Mds[ty][k] * Nds[k][tx]; ph only chooses "
+     "which tiles are loaded"},
+    {"phase_repeated", "Same tiles in every phase",
+     "every phase loads the same tile: ph is missing from a load's index, so the first tile's "
+     "terms are added once per phase instead of each tile's once",
+     "in phase ph the first operand's tile starts at column ph * TILE_WIDTH and the second's at "
+     "row ph * TILE_WIDTH: both loads need ph"},
     {"reads_outside_inputs", "Loads without bounds checks",
      "the kernel reads outside the input matrices: the tile loads need bounds checks",
      "guard each load (row < m && col < k, for example) and load 0 where it is out of range"},
@@ -80,6 +95,12 @@ const std::vector<MistakeInfo> kCatalog{
      "or sums are computed at lower precision",
      "use float multiplies and adds on the CUDA cores: no TF32 tensor cores, half precision, or "
      "fast approximate intrinsics"},
+    {"integer_truncation", "Integer truncation",
+     "the result is what float → int truncation gives: an int holds a value that should be a "
+     "float (a tile, the sum or the stored result) and drops its fraction; integer-valued inputs "
+     "stay exact, which is why only the real-valued checks fail",
+     "declare the shared tiles, the running sum and anything else that holds an element as "
+     "float"},
     {"library_kernel", "A library's kernel instead of your own",
      "the kernel that ran is not compiled from your source: a library (cuBLAS) did the work",
      "write and launch your own kernel; libraries are the reference, not an entry"},

@@ -347,6 +347,28 @@ ExpectedProduct expected_product(const MatmulProblem& p) {
   return expected;
 }
 
+ProductInputs product_inputs(const MatmulProblem& p, const std::string& call) {
+  const auto& s = p.shape;
+  ProductInputs inputs{p.a, p.b, s.m, s.k, s.n};
+  const auto open = call.find('(');
+  if (open == std::string::npos) return inputs;
+  const auto first_end = call.find(',', open);
+  if (first_end == std::string::npos) return inputs;
+  const auto second_end = call.find(',', first_end + 1);
+  if (second_end == std::string::npos) return inputs;
+  const auto name = [&call](std::size_t from, std::size_t to) {
+    const auto begin = call.find_first_not_of(' ', from);
+    return begin < to ? call.substr(begin, to - begin) : std::string();
+  };
+  const auto first = name(open + 1, first_end);
+  const auto second = name(first_end + 1, second_end);
+  if (!first.empty() && !second.empty()) {
+    inputs.first = first;
+    inputs.second = second;
+  }
+  return inputs;
+}
+
 void run_matmul_case(CaseResult& result, const MatmulProblem& p, const std::vector<float>& expected,
                      const std::vector<float>& tolerance, const MatmulLauncher& launch,
                      const std::string& call) {
@@ -379,7 +401,7 @@ void run_matmul_case(CaseResult& result, const MatmulProblem& p, const std::vect
   failed.cols = s.n;
   failed.output = &c;
   failed.launch = main_launch(activity);
-  failed.product = ProductInputs{p.a, p.b, s.m, s.k, s.n};
+  failed.product = product_inputs(p, call);
   failed.rerun = &rerun;
   diagnose_failed_case(result, failed);
 }

@@ -2,6 +2,7 @@
 // checks that the rule names it (and that a right output or another mistake is not named so).
 #include "harness/diagnose.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -48,6 +49,76 @@ struct Product {
   ProductInputs inputs() const { return {a, b, m, k, n}; }
 };
 
+// A real-valued product as the checks draw it (every value in (-1, 1), none 0), with the
+// tolerance the checks give it: 2 gamma_k (|A| |B|)_ij.
+struct RealProduct {
+  int m, k, n;
+  std::vector<float> a, b, c, tolerance;
+  RealProduct(int m_, int k_, int n_) : m(m_), k(k_), n(n_) {
+    a.resize(static_cast<size_t>(m) * k);
+    b.resize(static_cast<size_t>(k) * n);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(scramble(i, 3) - 500) / 501;
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(scramble(i, 4) - 500) / 501;
+    for (auto* v : {&a, &b})
+      for (auto& x : *v) x = x != 0 ? x : 0.25f;
+    const double u = 1.0 / 16777216.0;
+    const double gamma = 2 * (k * u) / (1 - k * u);
+    for (int r = 0; r < m; ++r)
+      for (int col = 0; col < n; ++col) {
+        double sum = 0, magnitude = 0;
+        for (int l = 0; l < k; ++l) {
+          const double term = static_cast<double>(a[static_cast<size_t>(r) * k + l]) *
+                              b[static_cast<size_t>(l) * n + col];
+          sum += term;
+          magnitude += std::fabs(term);
+        }
+        c.push_back(static_cast<float>(sum));
+        tolerance.push_back(static_cast<float>(gamma * magnitude));
+      }
+  }
+  float at_a(int r, int l) const { return a[static_cast<size_t>(r) * k + l]; }
+  float at_b(int l, int col) const { return b[static_cast<size_t>(l) * n + col]; }
+  // What a kernel computes when it adds term(r, col, step) for step = 0, 1, ... in float.
+  template <class Term>
+  std::vector<float> in_float(int steps, Term term) const {
+    std::vector<float> out;
+    for (int r = 0; r < m; ++r)
+      for (int col = 0; col < n; ++col) {
+        float sum = 0;
+        for (int step = 0; step < steps; ++step) sum += term(r, col, step);
+        out.push_back(sum);
+      }
+    return out;
+  }
+  ProductInputs inputs() const { return {a, b, m, k, n}; }
+};
+
+// C = left * right for square matrices given row-major (M·M, N·N, ...).
+std::vector<float> square_product(const std::vector<float>& left, const std::vector<float>& right,
+                                  int width) {
+  std::vector<float> out(static_cast<size_t>(width) * width);
+  for (int r = 0; r < width; ++r)
+    for (int c = 0; c < width; ++c) {
+      double sum = 0;
+      for (int l = 0; l < width; ++l)
+        sum += left[static_cast<size_t>(r) * width + l] * right[static_cast<size_t>(l) * width + c];
+      out[static_cast<size_t>(r) * width + c] = static_cast<float>(sum);
+    }
+  return out;
+}
+
+std::vector<float> transposed_square(const std::vector<float>& m, int width) {
+  std::vector<float> out(m.size());
+  for (int r = 0; r < width; ++r)
+    for (int c = 0; c < width; ++c)
+      out[static_cast<size_t>(c) * width + r] = m[static_cast<size_t>(r) * width + c];
+  return out;
+}
+
+bool says(const std::optional<Diagnosis>& d, const std::string& words) {
+  return d && d->evidence.find(words) != std::string::npos;
+}
+
 DiagnosisInput input_for(const std::vector<float>& expected, const std::vector<float>& got,
                          long long rows, long long cols) {
   DiagnosisInput in;
@@ -57,6 +128,9 @@ DiagnosisInput input_for(const std::vector<float>& expected, const std::vector<f
   in.cols = cols;
   return in;
 }
+// DiagnosisInput holds views (Floats): an output it is given must outlive it, never a temporary.
+DiagnosisInput input_for(const std::vector<float>&, std::vector<float>&&, long long,
+                         long long) = delete;
 
 std::string id_of(const std::optional<Diagnosis>& d) { return d ? d->id : "(none)"; }
 
@@ -174,6 +248,14 @@ TEST(Diagnose, TransposedResult) {
     for (int c = 0; c < 9; ++c)
       got[static_cast<size_t>(c) * 9 + r] = p.c[static_cast<size_t>(r) * 9 + c];
   EXPECT_EQ(id_of(diagnose_case(input_for(p.c, got, 9, 9))), "transposed_result");
+  // With the operands known, the evidence names the product in the contract's letters.
+  auto with_product = input_for(p.c, got, 9, 9);
+  with_product.product = p.inputs();
+  with_product.product->first = "A";
+  with_product.product->second = "B";
+  const auto named = diagnose_case(with_product);
+  EXPECT_EQ(id_of(named), "transposed_result");
+  EXPECT_TRUE(says(named, "the result is (A·B)ᵀ")) << named->evidence;
   // Not square: the transpose laid out as cols x rows (lab 1's transposed copy).
   std::vector<float> in(6 * 10), out(6 * 10);
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) + 0.5f;
@@ -208,7 +290,15 @@ TEST(Diagnose, OperandReadTransposedIsASwappedIndex) {
     }
   auto in = input_for(p.c, got, 12, 12);
   in.product = p.inputs();
-  EXPECT_EQ(id_of(diagnose_case(in)), "swapped_index");
+  const auto d = diagnose_case(in);
+  EXPECT_EQ(id_of(d), "swapped_index");
+  EXPECT_TRUE(says(d, "the result is M·Nᵀ: N is read transposed")) << d->evidence;
+  // M transposed times N.
+  const auto m_transposed_n = square_product(transposed_square(p.a, 12), p.b, 12);
+  in.got = m_transposed_n;
+  const auto first = diagnose_case(in);
+  EXPECT_EQ(id_of(first), "swapped_index");
+  EXPECT_TRUE(says(first, "the result is Mᵀ·N: M is read transposed")) << first->evidence;
   // Matrix-vector with the matrix read transposed (lab 4).
   Product v(10, 10, 1);
   std::vector<float> got_v(10);
@@ -220,7 +310,236 @@ TEST(Diagnose, OperandReadTransposedIsASwappedIndex) {
   }
   auto in_v = input_for(v.c, got_v, 10, 1);
   in_v.product = v.inputs();
-  EXPECT_EQ(id_of(diagnose_case(in_v)), "swapped_index");
+  in_v.product->first = "B";  // lab 4: A = B * C
+  in_v.product->second = "C";
+  const auto matvec = diagnose_case(in_v);
+  EXPECT_EQ(id_of(matvec), "swapped_index");
+  EXPECT_TRUE(says(matvec, "the result is Bᵀ·C")) << matvec->evidence;
+}
+
+TEST(Diagnose, OneMatrixInBothPlacesIsAWrongOperand) {
+  Product p(12, 12, 12);
+  const auto m_m_out = square_product(p.a, p.a, 12);
+  const auto n_n_out = square_product(p.b, p.b, 12);
+  const auto m_transposed_n = square_product(transposed_square(p.a, 12), p.b, 12);
+  auto in = input_for(p.c, m_m_out, 12, 12);
+  in.product = p.inputs();
+  // N's tile loaded from M: M·M.
+  const auto m_m = diagnose_case(in);
+  ASSERT_EQ(id_of(m_m), "wrong_operand");
+  EXPECT_TRUE(says(m_m, "the result is M·M: the second operand is loaded from M, not from N"))
+      << m_m->evidence;
+  // M's loaded from N: N·N, in the lab's own letters.
+  in.got = n_n_out;
+  in.product->first = "A";
+  in.product->second = "B";
+  const auto n_n = diagnose_case(in);
+  ASSERT_EQ(id_of(n_n), "wrong_operand");
+  EXPECT_TRUE(says(n_n, "the result is B·B: the first operand is loaded from B, not from A"))
+      << n_n->evidence;
+  // Another mistake's output, or a right one, is not a wrong operand.
+  in.got = m_transposed_n;
+  EXPECT_EQ(id_of(diagnose_case(in)), "swapped_index");
+  in.got = p.c;
+  EXPECT_EQ(id_of(diagnose_case(in)), "(none)");
+  // Not square: no M·M to compare with.
+  Product wide(12, 12, 20);
+  const auto first_six = wide.partial(0, 6);
+  auto other = input_for(wide.c, first_six, 12, 20);
+  other.product = wide.inputs();
+  EXPECT_NE(id_of(diagnose_case(other)), "wrong_operand");
+}
+
+// `Pvalue += Mds[ty][ph] * Nds[ph][tx]` inside `for (k ...)`: each phase adds TILE_WIDTH times
+// the product at column ph of M's tile and row ph of N's, i.e. term ph * TILE_WIDTH + ph.
+TEST(Diagnose, PhaseInPlaceOfTheInnerIndex) {
+  Product p(32, 64, 32);
+  std::vector<float> got(p.c.size());
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 32; ++c) {
+      double sum = 0;
+      for (int ph = 0; ph < 4; ++ph)
+        sum += 16.0 * p.a[static_cast<size_t>(r) * 64 + ph * 17] *
+               p.b[static_cast<size_t>(ph * 17) * 32 + c];
+      got[static_cast<size_t>(r) * 32 + c] = static_cast<float>(sum);
+    }
+  auto in = input_for(p.c, got, 32, 32);
+  in.product = p.inputs();
+  in.launch = LaunchShape{{2, 2, 1}, {16, 16, 1}};
+  const auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "phase_as_inner_index");
+  EXPECT_TRUE(says(d,
+                   "each of the 4 phases adds 16 times the one product "
+                   "M[row][ph * 17]·N[ph * 17][col]"))
+      << d->evidence;
+  // On reals, summed in float as the kernel does, within the check's tolerance; one phase of 32.
+  RealProduct r(32, 32, 32);
+  const auto one_phase =
+      r.in_float(32, [&](int row, int col, int) { return r.at_a(row, 0) * r.at_b(0, col); });
+  auto reals = input_for(r.c, one_phase, 32, 32);
+  reals.tolerance = r.tolerance;
+  reals.product = r.inputs();
+  reals.launch = LaunchShape{{1, 1, 1}, {32, 32, 1}};
+  const auto one = diagnose_case(reals);
+  ASSERT_EQ(id_of(one), "phase_as_inner_index");
+  EXPECT_TRUE(says(one, "its one phase adds 32 times the one product M[row][0]·N[0][col]"))
+      << one->evidence;
+  // The right product and another tiling mistake are not it.
+  in.got = p.c;
+  EXPECT_EQ(id_of(diagnose_case(in)), "(none)");
+  const auto first_tile = p.partial(0, 16);
+  in.got = first_tile;
+  EXPECT_EQ(id_of(diagnose_case(in)), "first_tile_only");
+}
+
+// More phases than the tile is wide: the kernel reads past its tiles, nothing to predict.
+TEST(Diagnose, PhaseAsInnerIndexOnlyWhileThePhasesFitTheTile) {
+  Product p(8, 24 * 16, 8);  // 24 phases of 16; at tiles of 32 the prediction differs
+  std::vector<float> got(p.c.size());
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) {
+      double sum = 0;
+      for (int ph = 0; ph < 16; ++ph)
+        sum += 16.0 * p.a[static_cast<size_t>(r) * p.k + ph * 17] *
+               p.b[static_cast<size_t>(ph * 17) * 8 + c];
+      got[static_cast<size_t>(r) * 8 + c] = static_cast<float>(sum);
+    }
+  auto in = input_for(p.c, got, 8, 8);
+  in.product = p.inputs();
+  in.launch = LaunchShape{{1, 1, 1}, {16, 16, 1}};
+  EXPECT_NE(id_of(diagnose_case(in)), "phase_as_inner_index");
+}
+
+TEST(Diagnose, SameTilesInEveryPhase) {
+  Product p(48, 48, 48);
+  auto three_times_first = p.partial(0, 16);
+  for (auto& v : three_times_first) v *= 3;
+  auto in = input_for(p.c, three_times_first, 48, 48);
+  in.product = p.inputs();
+  const auto both = diagnose_case(in);
+  ASSERT_EQ(id_of(both), "phase_repeated");
+  EXPECT_TRUE(says(both, "the result is 3 times the first tile's terms")) << both->evidence;
+  // Only M's load lacks ph: M's first tile meets each of N's tiles.
+  std::vector<float> m_fixed(p.c.size());
+  for (int r = 0; r < 48; ++r)
+    for (int c = 0; c < 48; ++c) {
+      double sum = 0;
+      for (int l = 0; l < 48; ++l)
+        sum += p.a[static_cast<size_t>(r) * 48 + l % 16] * p.b[static_cast<size_t>(l) * 48 + c];
+      m_fixed[static_cast<size_t>(r) * 48 + c] = static_cast<float>(sum);
+    }
+  in.got = m_fixed;
+  const auto one = diagnose_case(in);
+  ASSERT_EQ(id_of(one), "phase_repeated");
+  EXPECT_TRUE(says(one, "loading M's first tile in every phase")) << one->evidence;
+  // On reals, summed in float.
+  RealProduct r(64, 64, 64);
+  const auto four_times = r.in_float(64, [&](int row, int col, int step) {
+    return r.at_a(row, step % 16) * r.at_b(step % 16, col);
+  });
+  auto reals = input_for(r.c, four_times, 64, 64);
+  reals.tolerance = r.tolerance;
+  reals.product = r.inputs();
+  const auto real = diagnose_case(reals);
+  ASSERT_EQ(id_of(real), "phase_repeated");
+  EXPECT_TRUE(says(real, "the result is 4 times")) << real->evidence;
+  // The first tile once is the first tile only, not this.
+  const auto first_tile = p.partial(0, 16);
+  in.got = first_tile;
+  EXPECT_EQ(id_of(diagnose_case(in)), "first_tile_only");
+}
+
+// The checks' real inputs lie in (-1, 1): int tiles hold 0, and an int sum drops every product.
+TEST(Diagnose, IntTilesOrAnIntSumOnRealsGiveZeroEverywhere) {
+  RealProduct r(40, 40, 40);
+  const std::vector<float> zeros(r.c.size(), 0.0f);
+  auto in = input_for(r.c, zeros, 40, 40);
+  in.tolerance = r.tolerance;
+  in.product = r.inputs();
+  const auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "integer_truncation");
+  EXPECT_TRUE(says(d, "the result is what float → int truncation gives: every element is 0"))
+      << d->evidence;
+  // The right product on reals has nothing to name.
+  in.got = r.c;
+  EXPECT_EQ(id_of(diagnose_case(in)), "(none)");
+  // Below one tile the phases rounded down give 0 too: named first, truncation fits as well.
+  RealProduct small(5, 7, 6);
+  const std::vector<float> small_zeros(small.c.size(), 0.0f);
+  auto tiny = input_for(small.c, small_zeros, 5, 6);
+  tiny.tolerance = small.tolerance;
+  tiny.product = small.inputs();
+  const auto both = diagnose_case(tiny);
+  ASSERT_EQ(id_of(both), "last_tile_skipped");
+  EXPECT_EQ(both->also, std::vector<std::string>{"integer_truncation"});
+}
+
+// Inputs with fractions and magnitudes above 1 (halves: every sum is exact in float) tell the
+// three places an int can sit apart.
+TEST(Diagnose, WhereTheIntSitsOnInputsWithFractions) {
+  Product p(16, 40, 16);
+  for (size_t i = 0; i < p.a.size(); ++i) p.a[i] = nonzero(scramble(i, 5) % 17 - 8, 3) / 2;
+  for (size_t i = 0; i < p.b.size(); ++i) p.b[i] = nonzero(scramble(i, 6) % 17 - 8, 5) / 2;
+  p.c = p.partial(0, p.k);
+  std::vector<float> int_tiles, int_sum, int_store;
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) {
+      double tiles = 0, sum = 0;
+      for (int l = 0; l < 40; ++l) {
+        const float a = p.a[static_cast<size_t>(r) * 40 + l];
+        const float b = p.b[static_cast<size_t>(l) * 16 + c];
+        tiles += std::trunc(a) * std::trunc(b);
+        sum = std::trunc(sum + a * b);
+      }
+      int_tiles.push_back(static_cast<float>(tiles));
+      int_sum.push_back(static_cast<float>(sum));
+      int_store.push_back(std::trunc(p.c[static_cast<size_t>(r) * 16 + c]));
+    }
+  const struct {
+    const std::vector<float>* got;
+    const char* words;
+  } cases[] = {{&int_tiles, "the product of the inputs truncated to int"},
+               {&int_sum, "an int sum, truncated each time a product is added"},
+               {&int_store, "the right sum with its fraction dropped"}};
+  for (const auto& c : cases) {
+    auto in = input_for(p.c, *c.got, 16, 16);
+    in.product = p.inputs();
+    const auto d = diagnose_case(in);
+    ASSERT_EQ(id_of(d), "integer_truncation") << c.words;
+    EXPECT_TRUE(says(d, c.words)) << d->evidence;
+  }
+}
+
+// On integer-valued inputs an int is exact: the same kernels give the right product, and a wrong
+// one there is another mistake.
+TEST(Diagnose, IntegerTruncationIsNotNamedOnIntegerInputs) {
+  Product p(32, 48, 32);
+  std::vector<float> int_sum;
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 32; ++c) {
+      double sum = 0;
+      for (int l = 0; l < 48; ++l)
+        sum = std::trunc(sum + p.a[static_cast<size_t>(r) * 48 + l] *
+                                   p.b[static_cast<size_t>(l) * 32 + c]);
+      int_sum.push_back(static_cast<float>(sum));
+    }
+  EXPECT_EQ(int_sum, p.c);
+  auto in = input_for(p.c, int_sum, 32, 32);
+  in.product = p.inputs();
+  EXPECT_EQ(id_of(diagnose_case(in)), "(none)");
+  const auto two_tiles = p.partial(0, 32);
+  in.got = two_tiles;
+  const auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "last_tile_skipped");
+  EXPECT_EQ(std::count(d->also.begin(), d->also.end(), "integer_truncation"), 0);
+  // Nor on reals when the output is another mistake's.
+  RealProduct r(32, 48, 32);
+  const auto first_tile =
+      r.in_float(16, [&](int row, int col, int l) { return r.at_a(row, l) * r.at_b(l, col); });
+  auto reals = input_for(r.c, first_tile, 32, 32);
+  reals.tolerance = r.tolerance;
+  reals.product = r.inputs();
+  EXPECT_EQ(id_of(diagnose_case(reals)), "first_tile_only");
 }
 
 TEST(Diagnose, RunningSumsAreAnAccumulatorNotReset) {
@@ -375,9 +694,20 @@ TEST(Diagnose, CheckTakesTheDiagnosisThatFitsMostCases) {
   cases[3].diagnosis = make_diagnosis("first_tile_only", "c");
   auto d = choose_check_diagnosis(cases);
   ASSERT_EQ(id_of(d), "first_tile_only");
-  EXPECT_NE(d->evidence.find("case 32"), std::string::npos) << d->evidence;
+  // The evidence is from the first case that names it first (case 32 wrote its words for
+  // last_tile_skipped).
+  EXPECT_NE(d->evidence.find("case 64: b"), std::string::npos) << d->evidence;
   EXPECT_NE(d->evidence.find("fits 3 of the 3"), std::string::npos) << d->evidence;
   EXPECT_EQ(id_of(choose_check_diagnosis(std::vector<CaseResult>(2))), "(none)");
+  // When no case names it first, the first case that lists it gives its evidence.
+  cases[1].diagnosis = make_diagnosis("last_tile_skipped", "b");
+  cases[1].diagnosis->also = {"first_tile_only"};
+  cases[3].diagnosis = make_diagnosis("last_tile_skipped", "c");
+  cases[3].diagnosis->also = {"first_tile_only"};
+  cases[0].diagnosis->also = {};
+  d = choose_check_diagnosis(cases);
+  ASSERT_EQ(id_of(d), "last_tile_skipped");
+  EXPECT_NE(d->evidence.find("case 32: a"), std::string::npos) << d->evidence;
 }
 
 TEST(Diagnose, SpeedBelowHalfTheCopyOrTheNaiveKernelIsUncoalesced) {

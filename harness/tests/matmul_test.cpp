@@ -196,5 +196,24 @@ TEST(MatmulChecks, WrongProductReasonsKeepEachLabsWording) {
   EXPECT_EQ(of_shape.in_timed_runs, "the 70x64 * 64x200 product was wrong in the timed runs");
 }
 
+// A diagnosis says "the result is Aᵀ·B" in the letters of the lab's contract.
+TEST(MatmulChecks, TheDiagnosisNamesTheOperandsAsTheCallDoes) {
+  const auto problem = random_problem({7, 13, 11}, Values::integers, 1);
+  const auto shaped =
+      product_inputs(problem, shaped_matmul("matmul_tiled_any", nullptr).call(problem.shape));
+  EXPECT_EQ(shaped.first, "A");
+  EXPECT_EQ(shaped.second, "B");
+  EXPECT_EQ(shaped.m, 7);
+  EXPECT_EQ(shaped.k, 13);
+  EXPECT_EQ(shaped.n, 11);
+  EXPECT_EQ(shaped.a.size(), problem.a.size());
+  const auto square = product_inputs(problem, "matmul_tiled(M, N, P, 32)");
+  EXPECT_EQ(square.first, "M");
+  EXPECT_EQ(square.second, "N");
+  const auto plain = product_inputs(problem, "no call here");
+  EXPECT_EQ(plain.first, "M");
+  EXPECT_EQ(plain.second, "N");
+}
+
 }  // namespace
 }  // namespace harness

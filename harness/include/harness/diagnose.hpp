@@ -61,6 +61,10 @@ struct ProductInputs {
   int m = 0;
   int k = 0;
   int n = 0;
+  // The operands' names in the lab's contract (lab 6's M and N, lab 7's A and B, lab 4's B and
+  // C), so that a diagnosis says "the result is Mᵀ·N" in the letters the student's code uses.
+  std::string first = "M";
+  std::string second = "N";
 };
 
 // The launch that wrote the output, as recorded on the GPU.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/check.hpp"
+#include "harness/diagnose.hpp"
 #include "harness/observe.hpp"
 #include "harness/speed.hpp"
 
@@ -79,6 +80,11 @@ using MatmulLauncher = std::function<void(const float* a, const float* b, float*
 void run_matmul_case(CaseResult& result, const MatmulProblem& problem,
                      const std::vector<float>& expected, const std::vector<float>& tolerance,
                      const MatmulLauncher& launch, const std::string& call);
+
+// The problem's operands for the diagnosis, named as the call shows them
+// ("matmul_tiled_any(A, B, C, 7, 13, 11)": A and B), so that its words use the contract's letters;
+// M and N when the call has no such form.
+ProductInputs product_inputs(const MatmulProblem& problem, const std::string& call);
 
 // Convenience: expected_product + run_matmul_case.
 void check_matmul(CaseResult& result, const MatmulProblem& problem, const MatmulLauncher& launch,

@@ -106,7 +106,7 @@ void run_matvec_case(CaseResult& result, const MatmulProblem& problem,
   failed.cols = 1;
   failed.output = &buffers.A;
   failed.launch = harness::main_launch(activity);
-  failed.product = harness::ProductInputs{problem.a, problem.b, n, n, 1};
+  failed.product = harness::ProductInputs{problem.a, problem.b, n, n, 1, "B", "C"};
   failed.rerun = &rerun;
   harness::diagnose_failed_case(result, failed);
 }
