@@ -110,6 +110,11 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   endforeach()
   list(REMOVE_DUPLICATES tool_prefixes)
   _labs_json_array(read_only_json ${tool_prefixes})
+  # compute-sanitizer for the batch's memory and race pass (GPU kits only; empty: no pass).
+  set(sanitizer "")
+  if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
+    set(sanitizer "${LABS_COMPUTE_SANITIZER}")
+  endif()
   set(reference "${PROJECT_SOURCE_DIR}/solutions/${folder}/kernel.cu")
   if(NOT EXISTS "${reference}")
     set(reference "")
@@ -134,7 +139,8 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   \"cxx\": \"${CMAKE_CXX_COMPILER}\",
   \"compile\": ${compile_json},
   \"link\": ${link_json},
-  \"read_only\": ${read_only_json}
+  \"read_only\": ${read_only_json},
+  \"sanitizer\": \"${sanitizer}\"
 }
 ")
   file(GLOB headers "${lab_dir}/*.h")

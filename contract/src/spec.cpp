@@ -140,6 +140,19 @@ LabSpec parse_spec(const json& document, const std::string& source) {
   };
   spec.lab = text_field(document, "lab", "the spec");
   spec.title = text_field(document, "title", "the spec");
+  if (const auto tools = document.find("sanitizer"); tools != document.end()) {
+    if (!tools->is_array()) {
+      throw SpecError(fmt::format("{}: 'sanitizer' must be a list of tools", source));
+    }
+    spec.sanitizer_tools.clear();
+    for (const auto& tool : *tools) {
+      if (!tool.is_string() || (tool != "memcheck" && tool != "racecheck")) {
+        throw SpecError(fmt::format("{}: 'sanitizer' lists memcheck or racecheck, not {}", source,
+                                    tool.dump()));
+      }
+      spec.sanitizer_tools.push_back(tool.get<std::string>());
+    }
+  }
   const auto checks = document.find("checks");
   if (checks == document.end() || !checks->is_array() || checks->empty()) {
     throw SpecError(fmt::format("{}: needs a non-empty list 'checks'", source));

@@ -48,6 +48,22 @@ TEST(Spec, ParsesChecksInOrderWithTheirParameters) {
   EXPECT_DOUBLE_EQ(spec.at("Copy.Correctness").timeout_s, 120);
 }
 
+// The compute-sanitizer tools of the batch's pass: memcheck unless the spec lists them.
+TEST(Spec, SanitizerToolsDefaultToMemcheck) {
+  EXPECT_EQ(parse_spec(valid_spec(), "spec.json").sanitizer_tools,
+            (std::vector<std::string>{"memcheck"}));
+  auto doc = valid_spec();
+  doc["sanitizer"] = json::array({"memcheck", "racecheck"});
+  EXPECT_EQ(parse_spec(doc, "spec.json").sanitizer_tools,
+            (std::vector<std::string>{"memcheck", "racecheck"}));
+  doc["sanitizer"] = json::array();
+  EXPECT_TRUE(parse_spec(doc, "spec.json").sanitizer_tools.empty());
+  doc["sanitizer"] = json::array({"initcheck"});
+  expect_spec_error(doc, "'sanitizer' lists memcheck or racecheck");
+  doc["sanitizer"] = "memcheck";
+  expect_spec_error(doc, "'sanitizer' must be a list");
+}
+
 TEST(Spec, NamesTheFieldThatIsWrong) {
   auto doc = valid_spec();
   doc.erase("lab");

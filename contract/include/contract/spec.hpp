@@ -69,6 +69,10 @@ struct LabSpec {
   std::string title;  // "Matrix copy"
   std::string source;
   std::vector<CheckSpec> checks;
+  // The compute-sanitizer tools labgrade batch runs over the correctness checks' first cases on a
+  // GPU ("sanitizer": ["memcheck", "racecheck"]); memcheck alone when the spec says nothing, none
+  // for "sanitizer": [].
+  std::vector<std::string> sanitizer_tools{"memcheck"};
 
   double total_points() const;  // the base total: bonus checks not included
   double bonus_points() const;  // what the bonus checks add at most

@@ -27,6 +27,7 @@
 #include "batch/outcome_file.hpp"
 #include "batch/progress.hpp"
 #include "batch/run_step.hpp"
+#include "batch/sanitize_step.hpp"
 #include "batch/submission_digest.hpp"
 #include "batch/timeline.hpp"
 #include "batch/verify.hpp"
@@ -78,6 +79,7 @@ struct Batch {
   std::map<std::string, double> check_limits;  // from the reference solution's durations
   bool gpu_expected = false;  // the reference's checks were not skipped for want of a GPU
   std::unique_ptr<Timeline> timeline;
+  SanitizerPass sanitizer;  // no sanitizer: no memory and race pass
 };
 
 // A check's time limit from the reference's duration: generous (ten times, and at least 20 s, for
@@ -218,6 +220,15 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
       batch.timeline->mark(slug, phase, "start");
       ran = run_checks(batch.kit.spec, request);
       batch.timeline->mark(slug, phase, "end");
+      if (!batch.sanitizer.sanitizer.empty() && !g_interrupted) {
+        // Still sharing the GPU: the pass looks for errors, it times nothing.
+        const auto sanitizer_phase = fmt::format("sanitizer@{}", device);
+        batch.timeline->mark(slug, sanitizer_phase, "start");
+        const auto sanitized = sanitize_checks(batch.kit.spec, batch.sanitizer, request,
+                                               ran.records);
+        batch.timeline->mark(slug, sanitizer_phase, "end");
+        problems.insert(problems.end(), sanitized.problems.begin(), sanitized.problems.end());
+      }
     }
     for (auto& record : ran.records) outcome.records.push_back(std::move(record));
     problems.insert(problems.end(), ran.problems.begin(), ran.problems.end());
@@ -446,12 +457,19 @@ int shared_runs_per_gpu(const BatchOptions& options, const Kit& kit) {
 }  // namespace
 
 int run_batch(const BatchOptions& options) {
-  Batch batch{options, {}, {}, {}, 0, {}, {}, {}, {}, {}, false, {}};
+  Batch batch{options, {}, {}, {}, 0, {}, {}, {}, {}, {}, false, {}, {}};
   try {
     batch.kit = load_kit(options.kit_dir);
   } catch (const KitError& error) {
     std::fprintf(stderr, "labgrade batch: %s\n", error.what());
     return command_exit::cannot_start;
+  }
+  if (batch.kit.backend == "cuda" && !batch.kit.sanitizer.empty()) {
+    batch.sanitizer = {batch.kit.sanitizer, batch.kit.spec.sanitizer_tools, {"kernel.cu"}};
+    for (const auto& name : batch.kit.optional_sources) {
+      batch.sanitizer.student_files.push_back(name);
+    }
+    if (batch.sanitizer.tools.empty()) batch.sanitizer.sanitizer.clear();
   }
   if (!fs::is_directory(options.submissions)) {
     std::fprintf(stderr, "labgrade batch: %s is not a folder of submissions\n",

@@ -64,6 +64,7 @@ Kit load_kit(const fs::path& dir) {
     for (const auto& path : in.at("read_only").get<std::vector<std::string>>()) {
       kit.read_only.emplace_back(path);
     }
+    kit.sanitizer = in.value("sanitizer", std::string());
   } catch (const json::exception& error) {
     throw KitError(fmt::format("{} is malformed: {}", file.string(), error.what()));
   }

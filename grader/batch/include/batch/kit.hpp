@@ -35,6 +35,9 @@ struct Kit {
   std::vector<std::string> compile_flags;
   std::vector<std::string> link_flags;
   std::vector<std::filesystem::path> read_only;  // what the sandbox shows besides the submission
+  // compute-sanitizer, for the pass over the correctness checks' first cases (GPU kits built
+  // where it is installed); empty: no pass.
+  std::string sanitizer;
   contract::LabSpec spec;
 };
 

@@ -1,0 +1,123 @@
+#include "batch/sanitize_step.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "batch/sanitizer_report.hpp"
+#include "contract/device_buffer_note.hpp"
+
+namespace batch {
+namespace {
+
+using contract::CheckRecord;
+using contract::Verdict;
+
+// The checks worth the pass: correctness checks that earned something (a failed check has
+// nothing left to lose).
+std::vector<std::string> checks_to_sanitize(const contract::LabSpec& spec,
+                                            const std::vector<CheckRecord>& records) {
+  std::vector<std::string> checks;
+  for (const auto& record : records) {
+    const auto* check = spec.find(record.check);
+    if (!check || check->kind != "correctness") continue;
+    if (record.verdict == Verdict::pass || (record.verdict == Verdict::fail && record.fraction > 0)) {
+      checks.push_back(record.check);
+    }
+  }
+  return checks;
+}
+
+// compute-sanitizer prints its summary last: without it the pass did not finish.
+bool finished(const std::string& tool, const std::string& output) {
+  return output.find(tool == "racecheck" ? "RACECHECK SUMMARY:" : "ERROR SUMMARY:") !=
+         std::string::npos;
+}
+
+std::vector<contract::DeviceBufferPlace> buffers_of(const std::vector<CheckRecord>& records,
+                                                    const std::string& check) {
+  std::vector<contract::DeviceBufferPlace> buffers;
+  for (const auto& record : records) {
+    if (record.check != check) continue;
+    for (const auto& note : record.notes) {
+      if (auto place = contract::parse_device_buffer_note(note)) buffers.push_back(*place);
+    }
+  }
+  return buffers;
+}
+
+void fail_with_findings(CheckRecord& record, const std::string& tool,
+                        const std::vector<std::string>& words) {
+  const bool race = tool == "racecheck";
+  record.verdict = Verdict::fail;
+  record.fraction = 0;
+  record.diagnosis.reset();
+  record.reason = fmt::format(
+      "compute-sanitizer {} found {} in your kernel (the results can look right, but the code is "
+      "wrong): {}",
+      tool, race ? "a race on shared memory" : "an access outside the memory it was given",
+      words.front());
+  for (std::size_t i = 1; i < words.size(); ++i) record.notes.push_back(words[i]);
+  record.notes.push_back(
+      fmt::format("compute-sanitizer {} ran on this check's first case; the line is your file's",
+                  tool));
+}
+
+}  // namespace
+
+SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerPass& pass,
+                                 RunRequest request, std::vector<CheckRecord>& records) {
+  SanitizerOutcome outcome;
+  const auto checks = checks_to_sanitize(spec, records);
+  if (pass.sanitizer.empty() || checks.empty()) return outcome;
+  const auto lab_command = request.command;
+  const auto lab_env = request.policy.env;
+  request.checks = checks;
+  std::vector<std::string> all_checks;  // a finding is named after any check, run or not
+  for (const auto& check : spec.checks) all_checks.push_back(check.id);
+  request.check_limits.clear();  // the reference's durations were measured without the sanitizer
+  request.startup_seconds = std::max(request.startup_seconds, 60.0);
+  std::map<std::string, std::vector<std::string>> failed;  // check -> the findings' words
+  std::map<std::string, std::string> failed_by;             // check -> the tool
+  for (const auto& tool : pass.tools) {
+    std::string output;
+    request.on_output = [&output](std::string_view text) {
+      if (output.size() < (8u << 20)) output.append(text);
+    };
+    // Only the lab program is tracked: the launcher runs the student's host code against a
+    // stand-in runtime and must not load the real driver.
+    request.command = {pass.sanitizer,     "--tool",         tool,
+                       "--target-processes", "application-only", "--print-limit",
+                       "20",               "--report-api-errors", "no"};
+    request.command.insert(request.command.end(), lab_command.begin(), lab_command.end());
+    request.policy.env = lab_env;
+    request.policy.env.emplace_back("LAB_SANITIZER", tool);
+    request.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
+    const auto ran = run_checks(spec, request);
+    ++outcome.runs;
+    if (!finished(tool, output)) {
+      outcome.problems.push_back(fmt::format(
+          "the compute-sanitizer {} pass did not finish; its findings are not known", tool));
+    }
+    for (const auto& finding : parse_sanitizer_output(tool, output, all_checks)) {
+      // A finding whose check is not known (a race reported after the program's last line) is
+      // charged to the first check the pass ran.
+      const std::string check = finding.check.empty() ? checks.front() : finding.check;
+      if (std::find(checks.begin(), checks.end(), check) == checks.end()) continue;
+      if (failed_by.count(check) && failed_by[check] != tool) continue;  // memcheck's come first
+      failed_by[check] = tool;
+      failed[check].push_back(
+          describe_finding(finding, buffers_of(ran.records, check), pass.student_files));
+      ++outcome.findings;
+    }
+  }
+  for (auto& record : records) {
+    if (const auto it = failed.find(record.check); it != failed.end()) {
+      fail_with_findings(record, failed_by[record.check], it->second);
+    }
+  }
+  return outcome;
+}
+
+}  // namespace batch

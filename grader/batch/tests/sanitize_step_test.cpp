@@ -1,0 +1,126 @@
+// The memory and race pass, with a stand-in for compute-sanitizer: a script that runs the fake lab
+// program as the real one runs its target, then prints what the real one printed for an
+// out-of-bounds read on an H100 (CUDA 13.0).
+#include "batch/sanitize_step.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace batch {
+namespace {
+
+using contract::CheckRecord;
+using contract::Verdict;
+
+contract::LabSpec fake_spec() {
+  return contract::parse_spec(nlohmann::json::parse(R"({
+    "lab": "lab0", "title": "Fake",
+    "checks": [
+      {"id": "Lab.First", "kind": "correctness", "title": "first", "points": 1, "timeout_s": 5},
+      {"id": "Lab.Second", "kind": "correctness", "title": "second", "points": 1, "timeout_s": 5},
+      {"id": "Lab.Third", "kind": "correctness", "title": "third", "points": 1, "timeout_s": 5}
+    ]})"),
+                              "fake-spec.json");
+}
+
+// A compute-sanitizer stand-in: skips the 8 option words the pass gives, runs the program, then
+// prints `report` (or nothing, when the pass must look unfinished).
+std::string fake_sanitizer(const std::string& name, const std::string& report) {
+  const auto path =
+      std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
+  std::ofstream(path) << "#!/bin/sh\nshift 8\n\"$@\"\nstatus=$?\ncat <<'REPORT'\n"
+                      << report << "REPORT\nexit $status\n";
+  ::chmod(path.c_str(), 0755);
+  return path.string();
+}
+
+const char* const kOutOfBoundsRead = R"(========= Invalid __global__ read of size 4 bytes
+=========     at MatMulAnyKernel(const float *, const float *, float *, int, int, int)+0x290 in kernel.cu:21
+=========     by thread (1,0,0) in block (0,0,0)
+=========     Access to 0x7f4f52a00204 is out of bounds
+=========     and is 1 bytes after the nearest allocation at 0x7f4f52a00200 of size 4 bytes
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: cuLaunchKernel [0x39fb94] in libcuda.so.1
+=========         Host Frame: Lab_Second_check_body(harness::Check&) [0xaad8b] in lab0
+=========         Host Frame: Lab_Second_Test::TestBody() [0xaa289] in lab0
+=========         Host Frame: main [0xa7ef2] in lab0
+========= 
+========= ERROR SUMMARY: 1 error
+)";
+
+RunRequest fake_request() {
+  RunRequest request;
+  request.command = {FAKE_LAB_PATH, "--spec", "unused-spec.json"};
+  request.policy.isolate = false;
+  request.policy.workdir = ".";
+  request.policy.env.emplace_back("FAKE_SCENARIO", "honest");
+  return request;
+}
+
+std::vector<CheckRecord> passed(const contract::LabSpec& spec) {
+  std::vector<CheckRecord> records;
+  for (const auto& check : spec.checks) {
+    CheckRecord record;
+    record.check = check.id;
+    record.verdict = Verdict::pass;
+    record.fraction = 1;
+    records.push_back(record);
+  }
+  return records;
+}
+
+TEST(SanitizeChecks, AFindingFailsItsCheckWithTheStudentsLine) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  const SanitizerPass pass{fake_sanitizer("fake-sanitizer-oob", kOutOfBoundsRead), {"memcheck"},
+                           {"kernel.cu"}};
+  const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
+  EXPECT_EQ(outcome.runs, 1);
+  EXPECT_EQ(outcome.findings, 1);
+  EXPECT_TRUE(outcome.problems.empty());
+  EXPECT_EQ(records[0].verdict, Verdict::pass);
+  EXPECT_EQ(records[2].verdict, Verdict::pass);
+  ASSERT_EQ(records[1].verdict, Verdict::fail);
+  EXPECT_EQ(records[1].fraction, 0);
+  const auto& reason = records[1].reason;
+  EXPECT_NE(reason.find("compute-sanitizer memcheck"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("kernel.cu:21"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("(1,0,0)"), std::string::npos) << reason;
+}
+
+// A pass that ended without compute-sanitizer's summary found nothing it can vouch for: the
+// verdicts stay, and the batch's log says so.
+TEST(SanitizeChecks, AnUnfinishedPassChangesNoVerdict) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  const SanitizerPass pass{fake_sanitizer("fake-sanitizer-cut", ""), {"memcheck"}, {"kernel.cu"}};
+  const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
+  EXPECT_EQ(outcome.findings, 0);
+  ASSERT_EQ(outcome.problems.size(), 1u);
+  EXPECT_NE(outcome.problems[0].find("did not finish"), std::string::npos);
+  for (const auto& record : records) EXPECT_EQ(record.verdict, Verdict::pass);
+}
+
+// Only checks that earned something are run again: a failed check has nothing to lose.
+TEST(SanitizeChecks, FailedChecksAndOtherKindsAreLeftOut) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  records[1].verdict = Verdict::fail;
+  records[1].fraction = 0;
+  records[1].reason = "wrong";
+  const SanitizerPass pass{fake_sanitizer("fake-sanitizer-left-out", kOutOfBoundsRead),
+                           {"memcheck"},
+                           {"kernel.cu"}};
+  const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
+  EXPECT_EQ(outcome.findings, 0);  // the finding names Lab.Second, which was not in the pass
+  EXPECT_EQ(records[1].reason, "wrong");
+  EXPECT_EQ(records[0].verdict, Verdict::pass);
+}
+
+}  // namespace
+}  // namespace batch
