@@ -135,6 +135,8 @@ json to_json_value(const CaseResult& c) {
               {"max_abs_error", c.max_abs_error},
               {"tolerance", c.tolerance}};
   if (!c.output_digest.empty()) out["output_digest"] = c.output_digest;
+  if (c.width > 0) out["width"] = c.width;
+  if (c.output_repeats) out["output_repeats"] = *c.output_repeats;
   out["first_mismatches"] = json::array();
   for (const auto& m : c.first_mismatches) out["first_mismatches"].push_back(to_json_value(m));
   if (c.error_map) out["error_map"] = to_json_value(*c.error_map);
@@ -158,6 +160,10 @@ CaseResult case_from(const json& in) {
   read_optional(in, "max_abs_error", c.max_abs_error);
   read_optional(in, "tolerance", c.tolerance);
   read_optional(in, "output_digest", c.output_digest);
+  read_optional(in, "width", c.width);
+  if (auto it = in.find("output_repeats"); it != in.end() && !it->is_null()) {
+    c.output_repeats = it->get<bool>();
+  }
   if (auto it = in.find("first_mismatches"); it != in.end()) {
     for (const auto& m : *it) c.first_mismatches.push_back(mismatch_from(m));
   }

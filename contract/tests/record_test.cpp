@@ -43,6 +43,8 @@ CheckRecord full_record() {
   c.first_mismatches = {{3, 4, "1.5", "NaN"}, {5, 6, "2", "-Inf"}};
   c.error_map = ErrorMap{64, 32, 1, 1, 64, 32, std::vector<float>(64 * 32, 0.0f)};
   c.out_of_bounds = {{"out", 2048, "7"}};
+  c.width = 64;
+  c.output_repeats = false;
   r.cases = {c};
   r.timing = Timing{"16384x16384", "GB/s",   30,   0.7,  0.69, 0.75, 0.02,
                     1800,          "memcpy", 0.45, 0.01, 2900, 0.62, 0.45};
@@ -61,6 +63,8 @@ TEST(Record, RoundTripsEveryField) {
   EXPECT_DOUBLE_EQ(read.points, 12.5);
   EXPECT_DOUBLE_EQ(read.max_points, 25);
   EXPECT_EQ(read.cases[0].out_of_bounds[0].offset, 2048);
+  EXPECT_EQ(read.cases[0].width, 64);
+  EXPECT_EQ(read.cases[0].output_repeats, false);  // set to false, not left unset
   ASSERT_TRUE(read.timing.has_value());
   EXPECT_DOUBLE_EQ(read.timing->ratio, 0.62);
   EXPECT_FALSE(std::filesystem::exists(record_path(dir, written.check).string() + ".tmp"));

@@ -117,6 +117,12 @@ void DeviceBuffer::poison() {
   CUDA_CHECK(cudaMemset(payload_, kPoisonByte, count_ * sizeof(float)));
 }
 
+void DeviceBuffer::refill_guards() {
+  if (guard_ == 0) return;
+  CUDA_CHECK(cudaMemset(base_, guard_byte_, guard_ * sizeof(float)));
+  CUDA_CHECK(cudaMemset(payload_ + count_, guard_byte_, guard_ * sizeof(float)));
+}
+
 std::vector<OutOfBoundsWrite> DeviceBuffer::check_guards(std::size_t max_listed) const {
   std::vector<OutOfBoundsWrite> writes;
   std::vector<float> guard(guard_);

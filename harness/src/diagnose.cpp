@@ -121,23 +121,46 @@ std::optional<Diagnosis> never_written(const DiagnosisInput& in, const Counts& c
 
 // ---- rules from experiments: run-to-run changes, stale shared memory, outside reads ------
 
-std::optional<Diagnosis> from_shared_memory(const DiagnosisInput& in) {
+bool all_right(const DiagnosisInput& in, Values out) {
+  if (out.size() != in.expected.size()) return false;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!close(out[i], in.expected[i], in.tolerance, i)) return false;
+  }
+  return true;
+}
+
+// The runs on the same buffers (Experiments::shared_prefilled): outputs that differ with the same
+// start are a race; outputs that follow the fill are stale shared memory read. Sets `repeats` to
+// whether every run gave the same output, when the runs were made.
+std::optional<Diagnosis> from_shared_memory(const DiagnosisInput& in,
+                                            std::optional<bool>& repeats) {
   if (!in.experiments.shared_prefilled) return std::nullopt;
   const float nan = std::nanf("");
   const auto first = in.experiments.shared_prefilled(nan);
   const auto second = in.experiments.shared_prefilled(nan);
   if (!first || !second) return std::nullopt;
   if (!same_output(*first, *second)) {
+    repeats = false;
     return make_diagnosis("race",
-                          "two runs on the same inputs, each starting from the same shared "
-                          "memory, gave different outputs");
+                          "two runs on the same inputs and the same buffers, each starting from "
+                          "the same shared memory, gave different outputs");
   }
   const auto zeros = in.experiments.shared_prefilled(0.0f);
-  if (zeros && !same_output(*first, *zeros)) {
+  if (!zeros) return std::nullopt;
+  if (!same_output(*first, *zeros)) {
+    repeats = false;
     return make_diagnosis("uninitialised_shared",
                           "the output changed when shared memory held NaN instead of 0 before "
                           "the launch (a correct kernel never sees what was there)");
   }
+  // Wrong once, then right three times: the failure did not repeat.
+  if (all_right(in, *first)) {
+    repeats = false;
+    return make_diagnosis("race",
+                          "the case was wrong, but three more runs on the same inputs were right: "
+                          "the result changes from run to run");
+  }
+  repeats = true;
   return std::nullopt;
 }
 
@@ -199,6 +222,12 @@ std::optional<Diagnosis> uncovered_border(const DiagnosisInput& in, const Counts
   const long long r0 = last_row + 1;  // rows [0, r0) and columns [0, c0) were written
   const long long c0 = last_col + 1;
   if (r0 == 0 || (r0 == in.rows && c0 == in.cols)) return std::nullopt;
+  // A 2D grid with a thread for every element is not too small: its threads wrote elsewhere.
+  if (in.launch && (in.launch->block[1] > 1 || in.launch->grid[1] > 1) &&
+      1LL * in.launch->grid[0] * in.launch->block[0] >= in.cols &&
+      1LL * in.launch->grid[1] * in.launch->block[1] >= in.rows) {
+    return std::nullopt;
+  }
   for (long long r = 0; r < in.rows; ++r) {
     for (long long c = 0; c < in.cols; ++c) {
       const auto i = static_cast<std::size_t>(r * in.cols + c);
@@ -691,29 +720,39 @@ std::vector<int> tile_candidates(const std::optional<LaunchShape>& launch) {
   return tiles;
 }
 
-std::optional<Diagnosis> diagnose_case(const DiagnosisInput& in) {
-  if (auto d = out_of_bounds(in)) return d;
-  if (auto d = failed_launch(in)) return d;
+CaseFindings examine_case(const DiagnosisInput& in) {
+  CaseFindings found;
+  auto& d = found.diagnosis;
+  if ((d = out_of_bounds(in))) return found;
+  if ((d = failed_launch(in))) return found;
   const auto total = static_cast<std::size_t>(std::max(0LL, in.rows * in.cols));
   if (in.got.empty() || in.got.size() != total || in.expected.size() != total ||
       (!in.tolerance.empty() && in.tolerance.size() != total)) {
-    return std::nullopt;
+    return found;
   }
   const Counts counts = count(in);
-  if (counts.wrong == 0) return std::nullopt;
-  if (auto d = never_written(in, counts)) return d;
-  if (auto d = from_shared_memory(in)) return d;
-  if (auto d = from_outside_reads(in)) return d;
-  if (auto d = uncovered_border(in, counts)) return d;
-  if (auto d = reduced_precision(in, counts)) return d;
-  if (auto d = transposed(in)) return d;
-  if (auto d = running_sums(in)) return d;
-  if (auto d = from_product(in, counts)) return d;
-  if (auto d = tile_patterns(in, counts)) return d;
-  return garbage(in, counts);
+  if (counts.wrong == 0) return found;
+  if ((d = never_written(in, counts))) return found;
+  if ((d = from_shared_memory(in, found.output_repeats))) return found;
+  if ((d = from_outside_reads(in))) return found;
+  if ((d = uncovered_border(in, counts))) return found;
+  if ((d = reduced_precision(in, counts))) return found;
+  if ((d = transposed(in))) return found;
+  if ((d = running_sums(in))) return found;
+  if ((d = from_product(in, counts))) return found;
+  if ((d = tile_patterns(in, counts))) return found;
+  d = garbage(in, counts);
+  return found;
 }
 
-std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& cases) {
+std::optional<Diagnosis> diagnose_case(const DiagnosisInput& in) {
+  return examine_case(in).diagnosis;
+}
+
+namespace {
+
+// The diagnosis that fits the most failed cases (choose_check_diagnosis).
+std::optional<Diagnosis> most_fitting(const std::vector<CaseResult>& cases) {
   std::map<std::string, int> votes;
   std::vector<std::string> order;  // ids in the order of the cases that name them
   for (const auto& c : cases) {
@@ -754,6 +793,13 @@ std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& c
     return d;
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& cases) {
+  if (auto d = diagnose_sizes(cases)) return d;
+  return most_fitting(cases);
 }
 
 std::optional<Diagnosis> diagnose_speed(const Timing& t) {

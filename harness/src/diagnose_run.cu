@@ -41,39 +41,60 @@ namespace {
 constexpr int kNanGuardByte = 0xFF;     // every float in the guard reads NaN
 constexpr int kStableGuardByte = 0xB1;  // finite floats (-5.2e-9), one byte per input
 
-enum class Setup { output_fill, shared_fill, input_guards_nan };
-
-// One more run of the case on fresh buffers. Nothing when it fails (a fault marks the context
-// lost, as a fault in a case does).
-std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup, float fill) {
-  if (lab_run().context_lost) return std::nullopt;
-  try {
-    std::vector<std::unique_ptr<DeviceBuffer>> inputs;  // DeviceBuffer does not move
+// A case's inputs (with guard zones) and an output, for re-runs of the case.
+class RerunBuffers {
+ public:
+  // The same guard bytes in every experiment, unless `nan_guards`: a kernel that reads past its
+  // inputs must not be taken for one whose output changes by itself.
+  RerunBuffers(const CaseRerun& rerun, bool nan_guards) {
     int index = 0;
     for (const auto& input : rerun.inputs) {
-      const auto guard = DeviceBuffer::matrix_guard(input.cols);
-      // The same guard bytes in every experiment: a kernel that reads past its inputs must give
-      // the same output twice, or it would be taken for a race.
-      const int guard_byte =
-          setup == Setup::input_guards_nan ? kNanGuardByte : kStableGuardByte + index++;
-      inputs.push_back(
-          std::make_unique<DeviceBuffer>(input.name, input.values->size(), guard, guard_byte));
-      inputs.back()->upload(*input.values);
+      const int guard_byte = nan_guards ? kNanGuardByte : kStableGuardByte + index++;
+      inputs_.push_back(std::make_unique<DeviceBuffer>(
+          input.name, input.values->size(), DeviceBuffer::matrix_guard(input.cols), guard_byte));
     }
     // Writes outside the output are diagnosed before any experiment runs; the guard only keeps
     // a stray write off other memory.
-    DeviceBuffer output("output", rerun.output_size,
-                        std::clamp<std::size_t>(rerun.output_size, 4096, 1 << 20));
-    if (setup == Setup::output_fill) {
-      output.upload(std::vector<float>(rerun.output_size, fill));
+    output_ = std::make_unique<DeviceBuffer>(
+        "output", rerun.output_size, std::clamp<std::size_t>(rerun.output_size, 4096, 1 << 20));
+  }
+
+  // One run: every buffer as it was made first (inputs uploaded, guards refilled, the output
+  // `output_fill` or NaN), shared memory filled when asked, then the launcher. Every run on the
+  // same buffers finds the same memory, inside the buffers and around them.
+  std::vector<float> run(const CaseRerun& rerun, std::optional<float> output_fill,
+                         std::optional<float> shared_fill) {
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      inputs_[i]->refill_guards();
+      inputs_[i]->upload(*rerun.inputs[i].values);
+    }
+    output_->refill_guards();
+    if (output_fill) {
+      output_->upload(std::vector<float>(rerun.output_size, *output_fill));
+    } else {
+      output_->poison();
     }
     std::vector<float*> pointers;
-    for (auto& input : inputs) pointers.push_back(input->data());
+    for (auto& input : inputs_) pointers.push_back(input->data());
     CUDA_CHECK(cudaDeviceSynchronize());
-    if (setup == Setup::shared_fill) fill_student_shared_memory(fill);
-    rerun.launch(pointers, output.data());
+    if (shared_fill) fill_student_shared_memory(*shared_fill);
+    rerun.launch(pointers, output_->data());
     synchronize_after(rerun.call);
-    return output.download();
+    return output_->download();
+  }
+
+ private:
+  std::vector<std::unique_ptr<DeviceBuffer>> inputs_;  // DeviceBuffer does not move
+  std::unique_ptr<DeviceBuffer> output_;
+};
+
+// The output of an experiment, or nothing when it fails (a fault marks the context lost, as a
+// fault in a case does).
+template <class Experiment>
+std::optional<std::vector<float>> attempt(Experiment&& experiment) {
+  if (lab_run().context_lost) return std::nullopt;
+  try {
+    return experiment();
   } catch (const CudaError& error) {
     if (error.sticky) lab_run().context_lost = true;
     return std::nullopt;
@@ -87,9 +108,22 @@ std::optional<std::vector<float>> run_again(const CaseRerun& rerun, Setup setup,
 Experiments make_experiments(const CaseRerun& rerun) {
   Experiments e;
   if (under_sanitizer() || !rerun.launch) return e;
-  e.output_prefilled = [&rerun](float fill) { return run_again(rerun, Setup::output_fill, fill); };
-  e.shared_prefilled = [&rerun](float fill) { return run_again(rerun, Setup::shared_fill, fill); };
-  e.input_guards_nan = [&rerun] { return run_again(rerun, Setup::input_guards_nan, 0.0f); };
+  e.output_prefilled = [&rerun](float fill) {
+    return attempt([&] { return RerunBuffers(rerun, false).run(rerun, fill, std::nullopt); });
+  };
+  // Made at the first run and kept for the others, freed with the experiments: runs that differ
+  // on the same buffers differ by themselves (a race), not by what lies around new buffers.
+  auto same_buffers = std::make_shared<std::unique_ptr<RerunBuffers>>();
+  e.shared_prefilled = [&rerun, same_buffers](float fill) {
+    return attempt([&] {
+      if (!*same_buffers) *same_buffers = std::make_unique<RerunBuffers>(rerun, false);
+      return (*same_buffers)->run(rerun, std::nullopt, fill);
+    });
+  };
+  e.input_guards_nan = [&rerun] {
+    return attempt(
+        [&] { return RerunBuffers(rerun, true).run(rerun, std::nullopt, std::nullopt); });
+  };
   return e;
 }
 
@@ -139,7 +173,9 @@ void diagnose_failed_case(CaseResult& result, const FailedCase& failed) {
     in.launch = failed.launch;
     in.product = failed.product;
     if (failed.rerun) in.experiments = make_experiments(*failed.rerun);
-    result.diagnosis = diagnose_case(in);
+    const auto findings = examine_case(in);
+    result.diagnosis = findings.diagnosis;
+    result.output_repeats = findings.output_repeats;
   } catch (const CudaError& error) {
     if (error.sticky) lab_run().context_lost = true;
   } catch (const std::exception&) {

@@ -79,6 +79,13 @@ const std::vector<MistakeInfo> kCatalog{
      "the result changes from run to run on the same inputs: a race, most likely a missing "
      "__syncthreads()",
      "call __syncthreads() after loading the tiles and again before overwriting them"},
+    {"size_fixed_in_code", "A size fixed in the code",
+     "the kernel is right at some sizes and wrong at others, the same way at every run: the code "
+     "assumes a size (a constant where the width argument belongs, or a block offset that holds "
+     "for the first blocks only)",
+     "look for a #define or a number used where the width argument belongs (in every index and "
+     "loop bound), and check that a block's first row is blockIdx.y * blockDim.y and its first "
+     "column blockIdx.x * blockDim.x"},
     {"only_first_tile", "Only the first tile or block row right",
      "only the first tile (or the first row of blocks) is right: the block's position is not "
      "used in the index",

@@ -373,6 +373,7 @@ void run_matmul_case(CaseResult& result, const MatmulProblem& p, const std::vect
                      const std::vector<float>& tolerance, const MatmulLauncher& launch,
                      const std::string& call) {
   const auto& s = p.shape;
+  if (s.m == s.k && s.k == s.n) result.width = s.m;
   auto a = DeviceBuffer::matrix("A", s.m, s.k);
   auto b = DeviceBuffer::matrix("B", s.k, s.n);
   auto c = DeviceBuffer::matrix("C", s.m, s.n);
@@ -480,6 +481,7 @@ DeviceVerdict check_on_device(const MatmulShape& s, Values values, std::uint64_t
 
 void check_large_matmul(CaseResult& result, const MatmulShape& shape, Values values,
                         std::uint64_t seed, const MatmulLauncher& launch, const std::string& call) {
+  if (shape.m == shape.k && shape.k == shape.n) result.width = shape.m;
   auto verdict = check_on_device(shape, values, seed, launch, call);
   const auto& found = verdict.comparison;
   if (verdict.right) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace harness {
@@ -234,6 +235,9 @@ TEST(Diagnose, UnwrittenBottomAndRightBandsAreAGridTooSmall) {
   auto d = diagnose_case(in);
   ASSERT_EQ(id_of(d), "grid_too_small");
   EXPECT_NE(d->evidence.find("32x32"), std::string::npos) << d->evidence;
+  // A grid with a thread for every element is not too small: its threads wrote elsewhere.
+  in.launch = LaunchShape{{3, 3, 1}, {16, 16, 1}};
+  EXPECT_NE(id_of(diagnose_case(in)), "grid_too_small");
   // A vector (one column) whose last rows are unwritten.
   std::vector<float> column(300, 1.0f);
   std::vector<float> got_column = column;
@@ -612,6 +616,39 @@ TEST(Diagnose, OutputThatChangesBetweenRunsIsARace) {
   EXPECT_EQ(id_of(diagnose_case(in)), "race");
 }
 
+TEST(Diagnose, RaceRunsSayWhetherTheOutputRepeats) {
+  Product p(16, 16, 16);
+  std::vector<float> got = p.c;
+  got[3] += 1;
+  auto in = input_for(p.c, got, 16, 16);
+  int runs = 0;
+  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> {
+    auto out = p.c;
+    out[static_cast<size_t>(runs++ % 5)] += 1;
+    return out;
+  };
+  EXPECT_EQ(examine_case(in).output_repeats, false);
+  // A kernel that reads stale memory outside its inputs: wrong, but the same on the same buffers.
+  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> { return got; };
+  const auto found = examine_case(in);
+  EXPECT_EQ(found.output_repeats, true);
+  EXPECT_NE(id_of(found.diagnosis), "race");
+  // No experiments: nothing known.
+  EXPECT_EQ(examine_case(input_for(p.c, got, 16, 16)).output_repeats, std::nullopt);
+}
+
+TEST(Diagnose, WrongOnceThenRightOnEveryRerunIsARace) {
+  Product p(16, 16, 16);
+  std::vector<float> got = p.c;
+  got[7] -= 2;
+  auto in = input_for(p.c, got, 16, 16);
+  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> { return p.c; };
+  const auto found = examine_case(in);
+  ASSERT_EQ(id_of(found.diagnosis), "race");
+  EXPECT_EQ(found.output_repeats, false);
+  EXPECT_NE(found.diagnosis->evidence.find("three more runs"), std::string::npos);
+}
+
 TEST(Diagnose, OutputThatFollowsOldSharedMemoryIsUninitialisedShared) {
   Product p(16, 16, 16);
   std::vector<float> got = p.c;
@@ -708,6 +745,140 @@ TEST(Diagnose, CheckTakesTheDiagnosisThatFitsMostCases) {
   d = choose_check_diagnosis(cases);
   ASSERT_EQ(id_of(d), "last_tile_skipped");
   EXPECT_NE(d->evidence.find("case 32: a"), std::string::npos) << d->evidence;
+}
+
+// ---- a failure that depends on the size, not on the run ---------------------------------------
+
+CaseResult sized_case(long long width, Verdict verdict, std::optional<bool> repeats = true,
+                      const char* diagnosis = nullptr) {
+  CaseResult c;
+  c.name = fmt::format("integers {0}x{0} * {0}x{0}", width);
+  c.width = width;
+  c.verdict = verdict;
+  if (verdict == Verdict::fail) {
+    c.total = width * width;
+    c.mismatches = c.total / 2;
+    c.output_repeats = repeats;
+    if (diagnosis) c.diagnosis = make_diagnosis(diagnosis, "case evidence");
+  }
+  return c;
+}
+
+// The error map of a failed width x width case whose blocks of `side` are drawn on it: the
+// top-left `right` x `right` elements right, the rest NaN (one cell per element).
+ErrorMap map_right_top_left(long long width, long long side, long long right) {
+  ErrorMap map;
+  map.rows = map.cols = width;
+  map.grid_rows = map.grid_cols = static_cast<int>(width);
+  map.wrong_fraction.assign(static_cast<size_t>(width * width), 1.0f);
+  for (long long r = 0; r < right; ++r)
+    for (long long c = 0; c < right; ++c)
+      map.wrong_fraction[static_cast<size_t>(r * width + c)] = 0;
+  map.tile_rows = map.tile_cols = side;
+  return map;
+}
+
+// #define WIDTH 1024 in the loads: right at 1024 only; elsewhere the loads run past the inputs.
+TEST(DiagnoseSizes, RightAtOneWidthOnlyWithRepeatableFailuresIsASizeFixedInTheCode) {
+  std::vector<CaseResult> cases;
+  for (const long long w : {32, 64, 96, 512})
+    cases.push_back(sized_case(w, Verdict::fail, true, "reads_outside_inputs"));
+  cases.push_back(sized_case(1024, Verdict::pass));
+  const auto d = choose_check_diagnosis(cases);
+  ASSERT_EQ(id_of(d), "size_fixed_in_code");
+  EXPECT_EQ(d->handout, "#a-size-fixed-in-the-code");
+  EXPECT_NE(d->evidence.find("right at width 1024, wrong at the smaller widths 32, 64, 96 and 512"),
+            std::string::npos)
+      << d->evidence;
+  EXPECT_NE(d->evidence.find("same output (no race)"), std::string::npos) << d->evidence;
+  EXPECT_NE(d->evidence.find("depends on the width, not on the run"), std::string::npos);
+  EXPECT_NE(d->evidence.find("reads outside its inputs"), std::string::npos) << d->evidence;
+  EXPECT_EQ(d->evidence.find("NaN the output held"), std::string::npos) << d->evidence;
+}
+
+// row = blockIdx.y * blockIdx.y * blockDim.y + threadIdx.y: right while the grid has at most 2
+// blocks a side; beyond, some elements get no thread and keep their NaN.
+TEST(DiagnoseSizes, RightWhileTheGridIsSmallSaysItInBlocks) {
+  std::vector<CaseResult> cases{sized_case(1, Verdict::pass), sized_case(16, Verdict::pass)};
+  for (const long long w : {33, 100, 257, 512}) {
+    auto c = sized_case(w, Verdict::fail, true, w == 33 ? "border_wrong" : "nan_everywhere");
+    c.nan_count = c.mismatches;
+    c.error_map = map_right_top_left(w, 16, 32);
+    cases.push_back(c);
+  }
+  const auto d = choose_check_diagnosis(cases);
+  ASSERT_EQ(id_of(d), "size_fixed_in_code");
+  EXPECT_NE(d->evidence.find("right at widths 1 and 16 (at most 1 block of 16x16 threads a "
+                             "side), wrong at 33, 100, 257 and 512 (3 to 32 blocks a side)"),
+            std::string::npos)
+      << d->evidence;
+  EXPECT_NE(d->evidence.find("still holds the NaN"), std::string::npos) << d->evidence;
+  EXPECT_NE(d->evidence.find("the top-left 16x16, which the first block a side covers, is right"),
+            std::string::npos)
+      << d->evidence;
+  EXPECT_NE(d->evidence.find("blockIdx.y * blockDim.y"), std::string::npos) << d->evidence;
+  // Where a wrong output's first block is wrong too, the blocks are not blamed.
+  cases.back().error_map = map_right_top_left(512, 16, 0);
+  const auto unsure = choose_check_diagnosis(cases);
+  ASSERT_EQ(id_of(unsure), "size_fixed_in_code");
+  EXPECT_EQ(unsure->evidence.find("top-left"), std::string::npos) << unsure->evidence;
+}
+
+TEST(DiagnoseSizes, OutputsThatDifferBetweenRunsStayARace) {
+  std::vector<CaseResult> cases{sized_case(32, Verdict::pass)};
+  for (const long long w : {64, 96, 512})
+    cases.push_back(sized_case(w, Verdict::fail, false, "race"));
+  EXPECT_EQ(id_of(choose_check_diagnosis(cases)), "race");
+  // One wrong width whose runs differ is enough: the failure is not the same at every run.
+  cases[1] = sized_case(64, Verdict::fail, true, "nan_everywhere");
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
+}
+
+TEST(DiagnoseSizes, NeedsRightAndWrongWidthsAndRepeatsThatWereSeen) {
+  // Wrong at every width: nothing says the size matters.
+  std::vector<CaseResult> all_wrong;
+  for (const long long w : {32, 64, 1024})
+    all_wrong.push_back(sized_case(w, Verdict::fail, true, "nan_everywhere"));
+  EXPECT_EQ(id_of(choose_check_diagnosis(all_wrong)), "nan_everywhere");
+  // Repeats not known (no experiments: under compute-sanitizer, or a fault).
+  std::vector<CaseResult> unknown{sized_case(1024, Verdict::pass),
+                                  sized_case(64, Verdict::fail, std::nullopt)};
+  EXPECT_EQ(id_of(diagnose_sizes(unknown)), "(none)");
+  // A case without a width (not square): no sizes to compare.
+  std::vector<CaseResult> shapeless{sized_case(1024, Verdict::pass), sized_case(64, Verdict::fail)};
+  shapeless[0].width = 0;
+  EXPECT_EQ(id_of(diagnose_sizes(shapeless)), "(none)");
+  // The same width both right and wrong (integers and reals): not a matter of size.
+  std::vector<CaseResult> both{sized_case(64, Verdict::pass), sized_case(64, Verdict::fail)};
+  EXPECT_EQ(id_of(diagnose_sizes(both)), "(none)");
+}
+
+TEST(DiagnoseSizes, WidthsRightAndWrongOnBothSidesAreNotASizeFixedInTheCode) {
+  // Right at 16 and 1024, wrong at 1, 33, 100 and 257: the grid rounded down.
+  std::vector<CaseResult> cases{sized_case(16, Verdict::pass), sized_case(1024, Verdict::pass)};
+  for (const long long w : {1, 33, 100, 257}) cases.push_back(sized_case(w, Verdict::fail));
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
+}
+
+TEST(DiagnoseSizes, RightAtTheMultiplesOfATileIsAnEdgeMistake) {
+  // Right at 32 and 64, wrong at 100 and 200: the partial tiles, not a fixed size.
+  std::vector<CaseResult> cases{sized_case(32, Verdict::pass), sized_case(64, Verdict::pass),
+                                sized_case(100, Verdict::fail, true, "border_wrong"),
+                                sized_case(200, Verdict::fail, true, "nan_everywhere")};
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
+}
+
+TEST(DiagnoseSizes, AMistakeTheCasesNameEverywhereIsKept) {
+  // A transposed product is right at width 1 only: the cases name it, the widths add nothing.
+  std::vector<CaseResult> cases{sized_case(1, Verdict::pass)};
+  for (const long long w : {16, 33, 100})
+    cases.push_back(sized_case(w, Verdict::fail, true, "transposed_result"));
+  cases.push_back(sized_case(257, Verdict::fail, true));  // undiagnosed: no vote either way
+  EXPECT_EQ(id_of(choose_check_diagnosis(cases)), "transposed_result");
+  // Named by one case only, it explains nothing about the others.
+  cases[2].diagnosis = make_diagnosis("nan_everywhere", "case evidence");
+  cases[3].diagnosis = make_diagnosis("nan_everywhere", "case evidence");
+  EXPECT_EQ(id_of(choose_check_diagnosis(cases)), "size_fixed_in_code");
 }
 
 TEST(Diagnose, SpeedBelowHalfTheCopyOrTheNaiveKernelIsUncoalesced) {

@@ -107,6 +107,12 @@ struct CaseResult {
   // same secret seed, so a passing record cannot be forged without computing the right answer.
   std::string output_digest;
   std::optional<Diagnosis> diagnosis;  // failed cases only
+  // The width of a square case (a width x width product), so that the check's diagnosis can
+  // compare the widths that passed with those that failed; 0: not square, or not known.
+  long long width = 0;
+  // Failed cases: whether the diagnosis's re-runs on the same buffers all gave the same output
+  // (false: they differed, a race or stale shared memory); unset: they were not made.
+  std::optional<bool> output_repeats;
 };
 
 // Whether the GPU was fit to time on, read through NVML before and after the timed runs.

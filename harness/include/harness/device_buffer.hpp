@@ -45,6 +45,9 @@ class DeviceBuffer {
   void fill_random_integers(std::uint64_t seed);
   // Every element NaN, so an element the kernel never writes cannot pass.
   void poison();
+  // The guard zones back to their guard byte, as the buffer was made (a kernel may have written
+  // there): for a buffer used again, by the experiments that re-run a case on the same buffers.
+  void refill_guards();
   // Writes found in the guard zones (at most `max_listed`), offsets relative to element 0.
   std::vector<OutOfBoundsWrite> check_guards(std::size_t max_listed = 10) const;
 

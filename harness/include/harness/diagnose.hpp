@@ -79,7 +79,10 @@ struct LaunchShape {
 struct Experiments {
   // The output filled with `fill` (instead of NaN) before the launch.
   std::function<std::optional<std::vector<float>>(float fill)> output_prefilled;
-  // Every multiprocessor's shared memory filled with `fill` just before the launch.
+  // Every multiprocessor's shared memory filled with `fill` just before the launch. Every call
+  // runs on the same buffers (the same allocations, the inputs uploaded again, the output NaN
+  // again): a kernel that reads memory outside its inputs reads the same values there each time,
+  // so only a real run-to-run change (a race) makes two calls with the same fill differ.
   std::function<std::optional<std::vector<float>>(float fill)> shared_prefilled;
   // The inputs' guard zones (the memory just outside them) filled with NaN.
   std::function<std::optional<std::vector<float>>()> input_guards_nan;
@@ -98,6 +101,16 @@ struct DiagnosisInput {
   Experiments experiments;
 };
 
+// What the rules found out about one failed case: the likely mistake, and whether the output
+// repeats, which the check's diagnosis needs (a failure that depends on the size, not the run).
+struct CaseFindings {
+  std::optional<Diagnosis> diagnosis;
+  // The experiment's runs on the same buffers (shared memory NaN twice, then 0) all gave the same
+  // output: true; they differed (a race, or stale shared memory read): false; not made: unset.
+  std::optional<bool> output_repeats;
+};
+CaseFindings examine_case(const DiagnosisInput& input);
+
 // The likely mistake behind one failed case, or nothing when no rule fits.
 std::optional<Diagnosis> diagnose_case(const DiagnosisInput& input);
 
@@ -109,9 +122,18 @@ std::vector<int> tile_candidates(const std::optional<LaunchShape>& launch);
 
 // ---- a check: many cases ------------------------------------------------------------------
 
-// The diagnosis that fits the most failed cases (a case counts for every mistake that fits it
-// equally well); ties go to the earliest case. Nothing when no failed case has one.
+// The check's diagnosis: diagnose_sizes' when it names one, else the diagnosis that fits the most
+// failed cases (a case counts for every mistake that fits it equally well); ties go to the earliest
+// case. Nothing when no failed case has one.
 std::optional<Diagnosis> choose_check_diagnosis(const std::vector<CaseResult>& cases);
+
+// `size_fixed_in_code`: a failure that depends on the size and not on the run (diagnose_sizes.cpp).
+// Every judged case has a width (CaseResult::width), some widths are right and the others wrong,
+// all of them on one side of the right ones, and each wrong case gave the same output at every
+// run (CaseResult::output_repeats). Nothing when the widths split as multiples of a tile side
+// from the rest (an edge mistake), or when one specific case diagnosis (not only "NaN
+// everywhere" or "reads outside") explains every diagnosed failed case.
+std::optional<Diagnosis> diagnose_sizes(const std::vector<CaseResult>& cases);
 
 // ---- speed ----------------------------------------------------------------------------------
 
