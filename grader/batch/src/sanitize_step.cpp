@@ -1,6 +1,7 @@
 #include "batch/sanitize_step.hpp"
 
 #include <algorithm>
+#include <future>
 #include <map>
 
 #include <fmt/format.h>
@@ -22,7 +23,8 @@ std::vector<std::string> checks_to_sanitize(const contract::LabSpec& spec,
   for (const auto& record : records) {
     const auto* check = spec.find(record.check);
     if (!check || check->kind != "correctness") continue;
-    if (record.verdict == Verdict::pass || (record.verdict == Verdict::fail && record.fraction > 0)) {
+    if (record.verdict == Verdict::pass ||
+        (record.verdict == Verdict::fail && record.fraction > 0)) {
       checks.push_back(record.check);
     }
   }
@@ -59,9 +61,8 @@ void fail_with_findings(CheckRecord& record, const std::string& tool,
       tool, race ? "a race on shared memory" : "an access outside the memory it was given",
       words.front());
   for (std::size_t i = 1; i < words.size(); ++i) record.notes.push_back(words[i]);
-  record.notes.push_back(
-      fmt::format("compute-sanitizer {} ran on this check's first case; the line is your file's",
-                  tool));
+  record.notes.push_back(fmt::format(
+      "compute-sanitizer {} ran on this check's first case; the line is your file's", tool));
 }
 
 }  // namespace
@@ -78,37 +79,58 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   for (const auto& check : spec.checks) all_checks.push_back(check.id);
   request.check_limits.clear();  // the reference's durations were measured without the sanitizer
   request.startup_seconds = std::max(request.startup_seconds, 60.0);
-  std::map<std::string, std::vector<std::string>> failed;  // check -> the findings' words
-  std::map<std::string, std::string> failed_by;             // check -> the tool
-  for (const auto& tool : pass.tools) {
+  // The tools run side by side, each in its own process: the pass holds the GPU's shared slot
+  // for the longer of them, not for their sum.
+  struct ToolRun {
+    std::string tool;
     std::string output;
-    request.on_output = [&output](std::string_view text) {
-      if (output.size() < (8u << 20)) output.append(text);
-    };
+    RunOutcome ran;
+  };
+  std::vector<std::future<ToolRun>> running;
+  for (const auto& tool : pass.tools) {
+    RunRequest sanitized = request;
     // Only the lab program is tracked: the launcher runs the student's host code against a
     // stand-in runtime and must not load the real driver.
-    request.command = {pass.sanitizer,     "--tool",         tool,
-                       "--target-processes", "application-only", "--print-limit",
-                       "20",               "--report-api-errors", "no"};
-    request.command.insert(request.command.end(), lab_command.begin(), lab_command.end());
-    request.policy.env = lab_env;
-    request.policy.env.emplace_back("LAB_SANITIZER", tool);
-    request.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
-    const auto ran = run_checks(spec, request);
+    sanitized.command = {pass.sanitizer,
+                         "--tool",
+                         tool,
+                         "--target-processes",
+                         "application-only",
+                         "--print-limit",
+                         "20",
+                         "--report-api-errors",
+                         "no"};
+    sanitized.command.insert(sanitized.command.end(), lab_command.begin(), lab_command.end());
+    sanitized.policy.env = lab_env;
+    sanitized.policy.env.emplace_back("LAB_SANITIZER", tool);
+    sanitized.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
+    running.push_back(std::async(std::launch::async, [&spec, tool, sanitized]() mutable {
+      ToolRun run{tool, {}, {}};
+      sanitized.on_output = [&run](std::string_view text) {
+        if (run.output.size() < (8u << 20)) run.output.append(text);
+      };
+      run.ran = run_checks(spec, sanitized);
+      return run;
+    }));
+  }
+  std::map<std::string, std::vector<std::string>> failed;  // check -> the findings' words
+  std::map<std::string, std::string> failed_by;            // check -> the tool
+  for (auto& future : running) {
+    const ToolRun run = future.get();
     ++outcome.runs;
-    if (!finished(tool, output)) {
+    if (!finished(run.tool, run.output)) {
       outcome.problems.push_back(fmt::format(
-          "the compute-sanitizer {} pass did not finish; its findings are not known", tool));
+          "the compute-sanitizer {} pass did not finish; its findings are not known", run.tool));
     }
-    for (const auto& finding : parse_sanitizer_output(tool, output, all_checks)) {
+    for (const auto& finding : parse_sanitizer_output(run.tool, run.output, all_checks)) {
       // A finding whose check is not known (a race reported after the program's last line) is
       // charged to the first check the pass ran.
       const std::string check = finding.check.empty() ? checks.front() : finding.check;
       if (std::find(checks.begin(), checks.end(), check) == checks.end()) continue;
-      if (failed_by.count(check) && failed_by[check] != tool) continue;  // memcheck's come first
-      failed_by[check] = tool;
+      if (failed_by.count(check) && failed_by[check] != run.tool) continue;  // one tool's words
+      failed_by[check] = run.tool;
       failed[check].push_back(
-          describe_finding(finding, buffers_of(ran.records, check), pass.student_files));
+          describe_finding(finding, buffers_of(run.ran.records, check), pass.student_files));
       ++outcome.findings;
     }
   }

@@ -77,8 +77,8 @@ std::vector<CheckRecord> passed(const contract::LabSpec& spec) {
 TEST(SanitizeChecks, AFindingFailsItsCheckWithTheStudentsLine) {
   const auto spec = fake_spec();
   auto records = passed(spec);
-  const SanitizerPass pass{fake_sanitizer("fake-sanitizer-oob", kOutOfBoundsRead), {"memcheck"},
-                           {"kernel.cu"}};
+  const SanitizerPass pass{
+      fake_sanitizer("fake-sanitizer-oob", kOutOfBoundsRead), {"memcheck"}, {"kernel.cu"}};
   const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
   EXPECT_EQ(outcome.runs, 1);
   EXPECT_EQ(outcome.findings, 1);
@@ -113,9 +113,8 @@ TEST(SanitizeChecks, FailedChecksAndOtherKindsAreLeftOut) {
   records[1].verdict = Verdict::fail;
   records[1].fraction = 0;
   records[1].reason = "wrong";
-  const SanitizerPass pass{fake_sanitizer("fake-sanitizer-left-out", kOutOfBoundsRead),
-                           {"memcheck"},
-                           {"kernel.cu"}};
+  const SanitizerPass pass{
+      fake_sanitizer("fake-sanitizer-left-out", kOutOfBoundsRead), {"memcheck"}, {"kernel.cu"}};
   const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
   EXPECT_EQ(outcome.findings, 0);  // the finding names Lab.Second, which was not in the pass
   EXPECT_EQ(records[1].reason, "wrong");

@@ -24,8 +24,8 @@ struct SanitizerPass {
 };
 
 struct SanitizerOutcome {
-  int runs = 0;      // sanitized runs of the lab program
-  int findings = 0;  // errors and races that failed a check
+  int runs = 0;                       // sanitized runs of the lab program
+  int findings = 0;                   // errors and races that failed a check
   std::vector<std::string> problems;  // a run that did not finish, for the batch's log
 };
 
