@@ -224,10 +224,13 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
         // Still sharing the GPU: the pass looks for errors, it times nothing.
         const auto sanitizer_phase = fmt::format("sanitizer@{}", device);
         batch.timeline->mark(slug, sanitizer_phase, "start");
-        const auto sanitized = sanitize_checks(batch.kit.spec, batch.sanitizer, request,
-                                               ran.records);
+        const auto sanitized =
+            sanitize_checks(batch.kit.spec, batch.sanitizer, request, ran.records);
         batch.timeline->mark(slug, sanitizer_phase, "end");
         problems.insert(problems.end(), sanitized.problems.begin(), sanitized.problems.end());
+        for (const auto& line : sanitized.log) {
+          std::fprintf(stderr, "labgrade batch: %s: %s\n", slug.c_str(), line.c_str());
+        }
       }
     }
     for (auto& record : ran.records) outcome.records.push_back(std::move(record));

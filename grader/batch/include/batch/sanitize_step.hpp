@@ -26,7 +26,8 @@ struct SanitizerPass {
 struct SanitizerOutcome {
   int runs = 0;                       // sanitized runs of the lab program
   int findings = 0;                   // errors and races that failed a check
-  std::vector<std::string> problems;  // a run that did not finish, for the batch's log
+  std::vector<std::string> problems;  // a run that did not finish, in the student's outcome
+  std::vector<std::string> log;       // what the sanitizer said then, for the instructor only
 };
 
 // Runs the pass over the correctness checks of `records` that earned points, with the sandbox,
