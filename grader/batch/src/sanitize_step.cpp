@@ -94,14 +94,15 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   for (const auto& tool : pass.tools) {
     RunRequest sanitized = request;
     // Only the lab program is tracked: the launcher runs the student's host code against a
-    // stand-in runtime and must not load the real driver.
+    // stand-in runtime and must not load the real driver. 200 reports: at 20, the first check's
+    // errors hid the later checks' (lab 7's loads past the edge, H100).
     sanitized.command = {pass.sanitizer,
                          "--tool",
                          tool,
                          "--target-processes",
                          "application-only",
                          "--print-limit",
-                         "20",
+                         "200",
                          "--report-api-errors",
                          "no"};
     sanitized.command.insert(sanitized.command.end(), lab_command.begin(), lab_command.end());
