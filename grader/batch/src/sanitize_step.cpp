@@ -133,6 +133,19 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
                                         run.tool, run.ran.processes, tail));
     }
     for (const auto& finding : parse_sanitizer_output(run.tool, run.output, all_checks)) {
+      // Only the student's code is judged: their files are compiled with -lineinfo, so their
+      // kernels' findings name them. One elsewhere (the harness's or a library's kernels) is a
+      // problem of the kit's, for the instructor's log.
+      const bool students = std::find(pass.student_files.begin(), pass.student_files.end(),
+                                      finding.file) != pass.student_files.end();
+      if (!students) {
+        outcome.log.push_back(
+            fmt::format("compute-sanitizer {} finding outside the student's "
+                        "files, not charged to them: {} in {} ({})",
+                        run.tool, finding.what, finding.kernel,
+                        finding.file.empty() ? "no line" : finding.file));
+        continue;
+      }
       // A finding whose check is not known (a race reported after the program's last line) is
       // charged to the first check the pass ran.
       const std::string check = finding.check.empty() ? checks.front() : finding.check;

@@ -93,6 +93,22 @@ TEST(SanitizeChecks, AFindingFailsItsCheckWithTheStudentsLine) {
   EXPECT_NE(reason.find("(1,0,0)"), std::string::npos) << reason;
 }
 
+// A finding in a kernel that is not the student's (the harness's, a library's) is the kit's
+// problem: it goes to the instructor's log and costs the student nothing.
+TEST(SanitizeChecks, AFindingOutsideTheStudentsFilesCostsNothing) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  std::string report = kOutOfBoundsRead;
+  report.replace(report.find("in kernel.cu:21"), 15, "in compare.cu:40");
+  const SanitizerPass pass{
+      fake_sanitizer("fake-sanitizer-harness", report), {"memcheck"}, {"kernel.cu"}};
+  const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
+  EXPECT_EQ(outcome.findings, 0);
+  ASSERT_EQ(outcome.log.size(), 1u);
+  EXPECT_NE(outcome.log[0].find("not charged"), std::string::npos) << outcome.log[0];
+  for (const auto& record : records) EXPECT_EQ(record.verdict, Verdict::pass);
+}
+
 // A pass that ended without compute-sanitizer's summary found nothing it can vouch for: the
 // verdicts stay, and the batch's log says so.
 TEST(SanitizeChecks, AnUnfinishedPassChangesNoVerdict) {
