@@ -340,6 +340,14 @@ bool truncates_to(float value, double sum, Values tolerance, std::size_t i) {
   return value >= std::trunc(sum - slack) && value <= std::trunc(sum + slack);
 }
 
+// The sum over l < k of term(l): each operand hypothesis is the inner product read another way.
+template <typename Term>
+double inner_product(const ProductInputs& p, Term term) {
+  double sum = 0;
+  for (long long l = 0; l < p.k; ++l) sum += term(l);
+  return sum;
+}
+
 // An operand read transposed, or loaded from the other matrix: Mᵀ·N, M·Nᵀ, M·M, N·N.
 void operand_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
   const std::string& f = p.first;
@@ -350,9 +358,8 @@ void operand_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
                                "swapped in the load)",
                                f, s),
                    [&p](long long r, long long c) -> std::optional<double> {
-                     double sum = 0;
-                     for (long long l = 0; l < p.k; ++l) sum += a_at(p, l, r) * b_at(p, l, c);
-                     return sum;
+                     return inner_product(
+                         p, [&](long long l) { return a_at(p, l, r) * b_at(p, l, c); });
                    }});
   }
   if (p.k == p.n) {
@@ -361,9 +368,8 @@ void operand_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
                                "swapped in the load)",
                                f, s),
                    [&p](long long r, long long c) -> std::optional<double> {
-                     double sum = 0;
-                     for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l) * b_at(p, c, l);
-                     return sum;
+                     return inner_product(
+                         p, [&](long long l) { return a_at(p, r, l) * b_at(p, c, l); });
                    }});
   }
   // One matrix in both places: only square products have M·M and N·N.
@@ -373,18 +379,16 @@ void operand_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
                                "not from {1}",
                                f, s),
                    [&p](long long r, long long c) -> std::optional<double> {
-                     double sum = 0;
-                     for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l) * a_at(p, l, c);
-                     return sum;
+                     return inner_product(
+                         p, [&](long long l) { return a_at(p, r, l) * a_at(p, l, c); });
                    }});
     out.push_back({"wrong_operand",
                    fmt::format("the result is {1}·{1}: the first operand is loaded from {1}, "
                                "not from {0}",
                                f, s),
                    [&p](long long r, long long c) -> std::optional<double> {
-                     double sum = 0;
-                     for (long long l = 0; l < p.k; ++l) sum += b_at(p, r, l) * b_at(p, l, c);
-                     return sum;
+                     return inner_product(
+                         p, [&](long long l) { return b_at(p, r, l) * b_at(p, l, c); });
                    }});
   }
 }
