@@ -1,5 +1,7 @@
 #include "contract/record.hpp"
 
+#include "common/atomic_file.hpp"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -438,16 +440,12 @@ std::filesystem::path record_path(const std::filesystem::path& results_dir,
 
 void write_record(const std::filesystem::path& results_dir, const CheckRecord& record) {
   std::filesystem::create_directories(results_dir);
-  const auto target = record_path(results_dir, record.check);
-  auto temporary = target;
-  temporary += ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out) throw RecordError(fmt::format("cannot write {}", temporary.string()));
-    out << json(record).dump(2) << '\n';
-    if (!out.flush()) throw RecordError(fmt::format("cannot write {}", temporary.string()));
+  try {
+    common::write_file_atomically(record_path(results_dir, record.check),
+                                  json(record).dump(2) + "\n");
+  } catch (const common::FileWriteError& error) {
+    throw RecordError(error.what());
   }
-  std::filesystem::rename(temporary, target);
 }
 
 CheckRecord read_record(const std::filesystem::path& file) {
