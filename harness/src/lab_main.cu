@@ -183,8 +183,6 @@ int main(int argc, char** argv) {
     if (run.gpu_unavailable.empty()) {
       cudaFree(nullptr);  // the lab program's own context
       harness::prepare_student_context();
-      // The memory and race pass: the sanitizer's set-up, too, before the turn.
-      if (harness::under_sanitizer()) harness::warm_up_sanitizer();
     }
 #endif
     try {

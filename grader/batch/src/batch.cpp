@@ -220,6 +220,18 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
       batch.timeline->mark(slug, phase, "start");
       ran = run_checks(batch.kit.spec, request);
       batch.timeline->mark(slug, phase, "end");
+      if (!batch.sanitizer.sanitizer.empty() && !g_interrupted) {
+        // Still sharing the GPU: the pass looks for errors, it times nothing.
+        const auto sanitizer_phase = fmt::format("sanitizer@{}", device);
+        batch.timeline->mark(slug, sanitizer_phase, "start");
+        const auto sanitized =
+            sanitize_checks(batch.kit.spec, batch.sanitizer, request, ran.records);
+        batch.timeline->mark(slug, sanitizer_phase, "end");
+        problems.insert(problems.end(), sanitized.problems.begin(), sanitized.problems.end());
+        for (const auto& line : sanitized.log) {
+          std::fprintf(stderr, "labgrade batch: %s: %s\n", slug.c_str(), line.c_str());
+        }
+      }
     }
     for (auto& record : ran.records) outcome.records.push_back(std::move(record));
     problems.insert(problems.end(), ran.problems.begin(), ran.problems.end());
@@ -227,47 +239,19 @@ GradedOutcome build_and_run(Batch& batch, const std::string& slug, const Sources
   run_phase(false);
   // A speed check only counts for a right product, so a kernel with no right case at all would
   // spend its speed budget (minutes for a hang) to earn nothing: record that instead.
-  const auto any_case_right = [&] {
-    return std::any_of(outcome.records.begin(), outcome.records.end(), [&](const auto& record) {
-      const auto* check = batch.kit.spec.find(record.check);
-      return (!check || check->kind != "speed") &&
-             (record.verdict == Verdict::pass || record.verdict == Verdict::skipped ||
-              record.fraction > 0);
-    });
-  };
-  const auto speed_not_run = [&] {
-    std::erase_if(outcome.records, [&](const auto& record) {
-      const auto* check = batch.kit.spec.find(record.check);
-      return check && check->kind == "speed";
-    });
+  const bool any_case_right =
+      std::any_of(outcome.records.begin(), outcome.records.end(), [](const auto& record) {
+        return record.verdict == Verdict::pass || record.verdict == Verdict::skipped ||
+               record.fraction > 0;
+      });
+  if (!g_interrupted && any_case_right) {
+    run_phase(true);
+  } else if (!g_interrupted) {
     for (const auto& id : checks_of_kind(batch.kit.spec, true)) {
       outcome.records.push_back(grader_record(
           batch.kit.spec, id, Verdict::fail,
           "not run: no correctness case passed, and the speed of a wrong product earns nothing"));
     }
-  };
-  if (!g_interrupted && any_case_right()) {
-    run_phase(true);
-  } else if (!g_interrupted) {
-    speed_not_run();
-  }
-  if (!batch.sanitizer.sanitizer.empty() && !g_interrupted) {
-    // The memory and race pass, after the speed run: its programs' start-up overlaps the speed
-    // runs of others, and its checks take a shared turn (sanitize_step.hpp). It looks for
-    // errors; it times nothing.
-    auto [device, gate] = batch.gpus->least_busy();
-    request.gpu = device;
-    const auto sanitizer_phase = fmt::format("sanitizer@{}", device);
-    batch.timeline->mark(slug, sanitizer_phase, "start");
-    const auto sanitized =
-        sanitize_checks(batch.kit.spec, batch.sanitizer, request, *gate, outcome.records);
-    batch.timeline->mark(slug, sanitizer_phase, "end");
-    problems.insert(problems.end(), sanitized.problems.begin(), sanitized.problems.end());
-    for (const auto& line : sanitized.log) {
-      std::fprintf(stderr, "labgrade batch: %s: %s\n", slug.c_str(), line.c_str());
-    }
-    // Every right case had a memory error or a race: the speed of that product earns nothing.
-    if (sanitized.findings > 0 && !any_case_right()) speed_not_run();
   }
   fs::remove_all(scratch, ignored);
   if (g_interrupted) {

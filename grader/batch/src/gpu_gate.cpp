@@ -54,20 +54,6 @@ void GpuGate::unlock_head_start() {
   changed_.notify_all();
 }
 
-void GpuGate::lock_sanitizer_start() {
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return sanitizer_starts_ < kSanitizerStarts; });
-  ++sanitizer_starts_;
-}
-
-void GpuGate::unlock_sanitizer_start() {
-  {
-    std::lock_guard lock(mutex_);
-    --sanitizer_starts_;
-  }
-  changed_.notify_all();
-}
-
 int GpuGate::waiting() const {
   std::lock_guard lock(mutex_);
   return queued_ + reserved_;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <future>
 #include <map>
-#include <optional>
 
 #include <fmt/format.h>
 
@@ -69,8 +68,7 @@ void fail_with_findings(CheckRecord& record, const std::string& tool,
 }  // namespace
 
 SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerPass& pass,
-                                 RunRequest request, GpuGate& gate,
-                                 std::vector<CheckRecord>& records) {
+                                 RunRequest request, std::vector<CheckRecord>& records) {
   SanitizerOutcome outcome;
   const auto checks = checks_to_sanitize(spec, records);
   if (pass.sanitizer.empty() || checks.empty()) return outcome;
@@ -85,7 +83,6 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   // machine's: "cannot open ... Permission denied" under the run's uid of its own). The pass runs
   // as root without capabilities, as builds do; time and memory limits stay.
   request.policy.own_uid = false;
-  request.run_alone = nullptr;  // the pass times nothing: a check past its limit is not rerun
   // The tools run side by side, each in its own process: the pass holds the GPU's shared slot
   // for the longer of them, not for their sum.
   struct ToolRun {
@@ -112,20 +109,12 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
     sanitized.policy.env = lab_env;
     sanitized.policy.env.emplace_back("LAB_SANITIZER", tool);
     sanitized.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
-    running.push_back(std::async(std::launch::async, [&spec, &gate, tool, sanitized]() mutable {
+    running.push_back(std::async(std::launch::async, [&spec, tool, sanitized]() mutable {
       ToolRun run{tool, {}, {}};
       sanitized.on_output = [&run](std::string_view text) {
         if (run.output.size() < (8u << 20)) run.output.append(text);
       };
-      // Started before its turn: the contexts and the sanitizer's set-up (lab_main's warm-up)
-      // happen while others may use the GPU, even time it; the student's code and the checks
-      // wait for a shared turn, which never overlaps a speed run's.
-      SanitizerStart start(gate);
-      std::optional<SharedUse> turn;
-      sanitized.take_turn = [&turn, &gate] { turn.emplace(gate); };
-      sanitized.end_turn = [&turn] { turn.reset(); };
       run.ran = run_checks(spec, sanitized);
-      turn.reset();
       return run;
     }));
   }

@@ -6,10 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <future>
 
 #include <gtest/gtest.h>
 
@@ -79,10 +77,9 @@ std::vector<CheckRecord> passed(const contract::LabSpec& spec) {
 TEST(SanitizeChecks, AFindingFailsItsCheckWithTheStudentsLine) {
   const auto spec = fake_spec();
   auto records = passed(spec);
-  GpuGate gate(8);
   const SanitizerPass pass{
       fake_sanitizer("fake-sanitizer-oob", kOutOfBoundsRead), {"memcheck"}, {"kernel.cu"}};
-  const auto outcome = sanitize_checks(spec, pass, fake_request(), gate, records);
+  const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
   EXPECT_EQ(outcome.runs, 1);
   EXPECT_EQ(outcome.findings, 1);
   EXPECT_TRUE(outcome.problems.empty());
@@ -101,12 +98,11 @@ TEST(SanitizeChecks, AFindingFailsItsCheckWithTheStudentsLine) {
 TEST(SanitizeChecks, AFindingOutsideTheStudentsFilesCostsNothing) {
   const auto spec = fake_spec();
   auto records = passed(spec);
-  GpuGate gate(8);
   std::string report = kOutOfBoundsRead;
   report.replace(report.find("in kernel.cu:21"), 15, "in compare.cu:40");
   const SanitizerPass pass{
       fake_sanitizer("fake-sanitizer-harness", report), {"memcheck"}, {"kernel.cu"}};
-  const auto outcome = sanitize_checks(spec, pass, fake_request(), gate, records);
+  const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
   EXPECT_EQ(outcome.findings, 0);
   ASSERT_EQ(outcome.log.size(), 1u);
   EXPECT_NE(outcome.log[0].find("not charged"), std::string::npos) << outcome.log[0];
@@ -118,9 +114,8 @@ TEST(SanitizeChecks, AFindingOutsideTheStudentsFilesCostsNothing) {
 TEST(SanitizeChecks, AnUnfinishedPassChangesNoVerdict) {
   const auto spec = fake_spec();
   auto records = passed(spec);
-  GpuGate gate(8);
   const SanitizerPass pass{fake_sanitizer("fake-sanitizer-cut", ""), {"memcheck"}, {"kernel.cu"}};
-  const auto outcome = sanitize_checks(spec, pass, fake_request(), gate, records);
+  const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
   EXPECT_EQ(outcome.findings, 0);
   ASSERT_EQ(outcome.problems.size(), 1u);
   EXPECT_NE(outcome.problems[0].find("did not finish"), std::string::npos);
@@ -131,37 +126,15 @@ TEST(SanitizeChecks, AnUnfinishedPassChangesNoVerdict) {
 TEST(SanitizeChecks, FailedChecksAndOtherKindsAreLeftOut) {
   const auto spec = fake_spec();
   auto records = passed(spec);
-  GpuGate gate(8);
   records[1].verdict = Verdict::fail;
   records[1].fraction = 0;
   records[1].reason = "wrong";
   const SanitizerPass pass{
       fake_sanitizer("fake-sanitizer-left-out", kOutOfBoundsRead), {"memcheck"}, {"kernel.cu"}};
-  const auto outcome = sanitize_checks(spec, pass, fake_request(), gate, records);
+  const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
   EXPECT_EQ(outcome.findings, 0);  // the finding names Lab.Second, which was not in the pass
   EXPECT_EQ(records[1].reason, "wrong");
   EXPECT_EQ(records[0].verdict, Verdict::pass);
-}
-
-// The pass's programs start before their turn, but their checks run only in a shared turn: never
-// while a speed run has the GPU alone.
-TEST(SanitizeChecks, ThePassesChecksWaitForASharedTurn) {
-  const auto spec = fake_spec();
-  auto records = passed(spec);
-  GpuGate gate(8);
-  gate.lock();  // a speed run times
-  const SanitizerPass pass{
-      fake_sanitizer("fake-sanitizer-turn", kOutOfBoundsRead), {"memcheck"}, {"kernel.cu"}};
-  auto pass_run = std::async(std::launch::async, [&] {
-    return sanitize_checks(spec, pass, fake_request(), gate, records);
-  });
-  EXPECT_EQ(pass_run.wait_for(std::chrono::milliseconds(1500)), std::future_status::timeout)
-      << "the pass ran its checks while the GPU was held alone";
-  gate.unlock();
-  const auto outcome = pass_run.get();
-  EXPECT_EQ(outcome.findings, 1);
-  EXPECT_TRUE(outcome.problems.empty());
-  EXPECT_EQ(records[1].verdict, Verdict::fail);
 }
 
 }  // namespace

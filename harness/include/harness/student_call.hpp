@@ -73,13 +73,6 @@ void prepare_student_launcher();
 // another submission is timed, so the launcher starts after the turn comes.
 void prepare_student_context();
 
-// Under compute-sanitizer, one tiny kernel launched in the lab program's context and in the
-// student's (both made by then): the tool does its costly set-up (about a second for racecheck on
-// an H100) at a context's first launch, and a program started before its turn (the batch's memory
-// and race pass) does it then, not in its turn on the GPU. Nothing of the student's runs. A
-// failure is only traced: the checks then pay the set-up themselves.
-void warm_up_sanitizer();
-
 // Whether the submission defines a contract function (a bonus may be left out).
 bool student_defines(const std::string& name);
 

@@ -307,6 +307,4 @@ void prepare_student_launcher() { student::EmulatedRuntime::get().prepare(); }
 // The emulation has no context to make: its kernels run in the launcher.
 void prepare_student_context() {}
 
-void warm_up_sanitizer() {}
-
 }  // namespace harness

@@ -158,64 +158,17 @@ void Runtime::prepare_context_now() {
 
 void Runtime::prepare_context() {
   if (started_ || prepared_context_.valid()) return;
-  prepared_context_ =
-      std::async(std::launch::async, []() -> CUcontext {
-        CUdevice device = 0;
-        CUcontext context = nullptr;
-        if (DRIVER(cuInit)(0) != CUDA_SUCCESS || DRIVER(cuDeviceGet)(&device, 0) != CUDA_SUCCESS ||
-            DRIVER(cuCtxCreate)(&context, nullptr, 0, device) != CUDA_SUCCESS) {
-          return nullptr;
-        }
-        DRIVER(cuCtxPopCurrent)(nullptr);
-        trace("the student's context is made");
-        return context;
-      }).share();
-}
-
-// A block of 32 threads that stores to shared memory, waits at a barrier and reads back: enough
-// for memcheck and racecheck to set up their tracking of the context (PTX, so that it loads on
-// any GPU the driver knows).
-constexpr char kWarmUpPtx[] = R"(.version 7.0
-.target sm_75
-.address_size 64
-.visible .entry labs_sanitizer_warm_up()
-{
-  .shared .align 4 .b32 words[32];
-  .reg .b32 %r<5>;
-  mov.u32 %r1, %tid.x;
-  shl.b32 %r2, %r1, 2;
-  mov.u32 %r3, words;
-  add.u32 %r3, %r3, %r2;
-  st.shared.u32 [%r3], %r1;
-  bar.sync 0;
-  ld.shared.u32 %r4, [%r3];
-  ret;
-}
-)";
-
-void launch_warm_up_kernel(CUcontext context) {
-  if (DRIVER(cuCtxPushCurrent)(context) != CUDA_SUCCESS) return;
-  CUmodule module = nullptr;
-  CUfunction function = nullptr;
-  if (DRIVER(cuModuleLoadData)(&module, kWarmUpPtx) == CUDA_SUCCESS &&
-      DRIVER(cuModuleGetFunction)(&function, module, "labs_sanitizer_warm_up") == CUDA_SUCCESS &&
-      DRIVER(cuLaunchKernel)(function, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr) ==
-          CUDA_SUCCESS) {
-    DRIVER(cuCtxSynchronize)();
-  } else {
-    trace("the sanitizer's warm-up kernel did not run");
-  }
-  if (module != nullptr) DRIVER(cuModuleUnload)(module);
-  DRIVER(cuCtxPopCurrent)(nullptr);
-}
-
-CUcontext Runtime::prepared_context() {
-  if (!prepared_context_.valid()) return nullptr;
-  try {
-    return prepared_context_.get();  // a shared future: take_prepared_context still finds it
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  prepared_context_ = std::async(std::launch::async, []() -> CUcontext {
+    CUdevice device = 0;
+    CUcontext context = nullptr;
+    if (DRIVER(cuInit)(0) != CUDA_SUCCESS || DRIVER(cuDeviceGet)(&device, 0) != CUDA_SUCCESS ||
+        DRIVER(cuCtxCreate)(&context, nullptr, 0, device) != CUDA_SUCCESS) {
+      return nullptr;
+    }
+    DRIVER(cuCtxPopCurrent)(nullptr);
+    trace("the student's context is made");
+    return context;
+  });
 }
 
 // The context prepare() made, when it is on `device`; null when there is none.
@@ -227,7 +180,6 @@ CUcontext Runtime::take_prepared_context(CUdevice device) {
   } catch (const std::exception&) {
     return nullptr;
   }
-  prepared_context_ = {};  // taken: the student's context from now on
   CUdevice its_device = 0;
   if (context != nullptr) {
     DRIVER(cuCtxPushCurrent)(context);
@@ -909,18 +861,6 @@ std::string student_device_code_file() { return student::Runtime::get().device_c
 void prepare_student_launcher() { student::Runtime::get().prepare(); }
 
 void prepare_student_context() { student::Runtime::get().prepare_context_now(); }
-
-void warm_up_sanitizer() {
-  CUcontext own = nullptr;
-  cudaFree(nullptr);  // the lab program's own (primary) context
-  if (DRIVER(cuCtxGetCurrent)(&own) == CUDA_SUCCESS && own != nullptr) {
-    student::launch_warm_up_kernel(own);
-  }
-  if (const CUcontext students = student::Runtime::get().prepared_context()) {
-    student::launch_warm_up_kernel(students);
-  }
-  trace("the sanitizer's set-up is done");
-}
 
 TimingSession::TimingSession() { ++student::timing_sessions; }
 

@@ -34,8 +34,6 @@ class Runtime {
   void prepare();
   // Makes the student's context only, and waits for it: no code of the student's starts.
   void prepare_context_now();
-  // The context prepare_context() made (waiting for it), still to be taken; null when none.
-  CUcontext prepared_context();
 
   void call(const std::string& name, const StudentArgs& args);
   bool defines(const std::string& name);
@@ -103,7 +101,7 @@ class Runtime {
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
   std::vector<CUmodule> modules_;
-  std::shared_future<CUcontext> prepared_context_;
+  std::future<CUcontext> prepared_context_;
   std::map<std::uint64_t, Shadow> shadows_;  // the lab's buffers, by region
   // Shadows of freed buffers, kept for the next buffer of the same size: checks make and free
   // buffers of a few sizes over and over, and cuMemAlloc/cuMemFree cost more than a copy.

@@ -35,13 +35,6 @@ class GpuGate {
   void lock_head_start();
   void unlock_head_start();
 
-  // The memory and race pass's programs also start before their turn (a shared one): the
-  // sanitizer's set-up, about a second of driver work per racecheck run on an H100, is done while
-  // the GPU times others, as a speed run's start-up is. Up to this many per GPU at once.
-  static constexpr int kSanitizerStarts = 8;
-  void lock_sanitizer_start();
-  void unlock_sanitizer_start();
-
   int waiting() const;  // users waiting or running, for choosing the least busy GPU
   // Counts a user that has chosen this GPU and is about to lock it, so that callers choosing at
   // the same moment spread over the GPUs instead of all picking the one that looked idle; the
@@ -58,7 +51,6 @@ class GpuGate {
   int queued_ = 0;
   int reserved_ = 0;
   int head_starts_ = 0;
-  int sanitizer_starts_ = 0;
 };
 
 class SharedUse {
@@ -89,17 +81,6 @@ class HeadStart {
   ~HeadStart() { gate_.unlock_head_start(); }
   HeadStart(const HeadStart&) = delete;
   HeadStart& operator=(const HeadStart&) = delete;
-
- private:
-  GpuGate& gate_;
-};
-
-class SanitizerStart {
- public:
-  explicit SanitizerStart(GpuGate& gate) : gate_(gate) { gate_.lock_sanitizer_start(); }
-  ~SanitizerStart() { gate_.unlock_sanitizer_start(); }
-  SanitizerStart(const SanitizerStart&) = delete;
-  SanitizerStart& operator=(const SanitizerStart&) = delete;
 
  private:
   GpuGate& gate_;

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "batch/gpu_gate.hpp"
 #include "batch/run_step.hpp"
 #include "contract/record.hpp"
 #include "contract/spec.hpp"
@@ -31,12 +30,9 @@ struct SanitizerOutcome {
   std::vector<std::string> log;       // what the sanitizer said then, for the instructor only
 };
 
-// Runs the pass over the correctness checks of `records` that earned points, with the sandbox and
-// seed of `request` (the correctness run's), on `gate`'s GPU (`request.gpu`), and fails those with
-// findings. Each tool's program starts before its turn (GpuGate::SanitizerStart): it makes its
-// contexts and lets the sanitizer set up, then runs its checks in a shared turn.
+// Runs the pass over the correctness checks of `records` that earned points, with the sandbox,
+// GPU and seed of `request` (the correctness run's), and fails those with findings.
 SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerPass& pass,
-                                 RunRequest request, GpuGate& gate,
-                                 std::vector<contract::CheckRecord>& records);
+                                 RunRequest request, std::vector<contract::CheckRecord>& records);
 
 }  // namespace batch
