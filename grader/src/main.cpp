@@ -1,13 +1,81 @@
-// labgrade: the command-line tool for grade reports (and, later, batch grading).
+// labgrade: the command-line tool for grade reports, ctest's runs and batch grading.
 #include <CLI/CLI.hpp>
 
-#include <filesystem>
+#include <string>
+#include <vector>
 
 #include "batch/batch.hpp"
+#include "batch_options_cli.hpp"
 #include "report_command.hpp"
 #include "run_command.hpp"
 #include "shard_command.hpp"
 #include "timings_command.hpp"
+
+namespace {
+
+CLI::App* add_report_command(CLI::App& app, grader::ReportOptions& report) {
+  auto* command =
+      app.add_subcommand("report", "Render a lab's result records as one HTML grade report");
+  command->add_option("--spec", report.spec, "The lab's spec.json")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--results", report.results_dir, "Folder of result records (*.json)")
+      ->required();
+  command->add_option("--out", report.out, "The HTML file to write")->required();
+  command->add_option("--kernel-source", report.kernel_source,
+                      "Which kernel.cu was graded (shown in the report)");
+  command->add_option("--handout", report.handout, "The lab's handout (shown in the report)");
+  command->add_option("--student", report.student, "Student name (batch grading)");
+  command->add_option("--summary", report.summary_file,
+                      "Also write the one-line summary to this file");
+  return command;
+}
+
+CLI::App* add_run_command(CLI::App& app, grader::RunOptions& run) {
+  auto* command = app.add_subcommand(
+      "run",
+      "Run one check of a lab program as ctest does: its record from the grader channel, judged "
+      "as labgrade batch judges it, written to --results");
+  command->add_option("--spec", run.spec, "The lab's spec.json")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--results", run.results_dir, "Folder of result records")->required();
+  command->add_option("--check", run.check,
+                      "The check id, e.g. CopyMatrix.Correctness (default: every check, in one "
+                      "run of the program)");
+  command->add_option("--timeout", run.timeout_s, "Seconds before the check is stopped")
+      ->check(CLI::PositiveNumber);
+  command->add_option("command", run.command, "The lab program and its arguments (after --)")
+      ->required();
+  return command;
+}
+
+CLI::App* add_verdict_command(CLI::App& app, grader::VerdictOptions& verdict) {
+  auto* command = app.add_subcommand(
+      "verdict", "Show one check's output and verdict from a `labgrade run` of every check");
+  command->add_option("--results", verdict.results_dir, "Folder of result records")->required();
+  command->add_option("--check", verdict.check, "The check id")->required();
+  return command;
+}
+
+CLI::App* add_timings_command(CLI::App& app, std::vector<std::string>& timing_dirs) {
+  auto* command = app.add_subcommand(
+      "timings", "Print the speed records of results folders as a Markdown table");
+  command->add_option("results", timing_dirs, "Folders of result records")->required();
+  return command;
+}
+
+CLI::App* add_batch_command(CLI::App& app, grader::BatchOptionsCli& batch) {
+  auto* command = app.add_subcommand(
+      "batch",
+      "Grade a folder of student submissions of one lab: sandboxed builds and runs, a report "
+      "per student, the class gradebook (HTML, CSV), Gradescope results and JUnit XML");
+  grader::add_batch_options(*command, batch, "Output folder (created; re-running resumes)");
+  grader::add_machine_options(*command, batch.options);
+  return command;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"labgrade: grade CUDA matrix labs and render HTML grade reports"};
@@ -15,95 +83,15 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   grader::ReportOptions report;
-  auto* report_cmd =
-      app.add_subcommand("report", "Render a lab's result records as one HTML grade report");
-  report_cmd->add_option("--spec", report.spec, "The lab's spec.json")
-      ->required()
-      ->check(CLI::ExistingFile);
-  report_cmd->add_option("--results", report.results_dir, "Folder of result records (*.json)")
-      ->required();
-  report_cmd->add_option("--out", report.out, "The HTML file to write")->required();
-  report_cmd->add_option("--kernel-source", report.kernel_source,
-                         "Which kernel.cu was graded (shown in the report)");
-  report_cmd->add_option("--handout", report.handout, "The lab's handout (shown in the report)");
-  report_cmd->add_option("--student", report.student, "Student name (batch grading)");
-  report_cmd->add_option("--summary", report.summary_file,
-                         "Also write the one-line summary to this file");
-
+  auto* report_cmd = add_report_command(app, report);
   grader::RunOptions run;
-  auto* run_cmd = app.add_subcommand(
-      "run",
-      "Run one check of a lab program as ctest does: its record from the grader channel, judged "
-      "as labgrade batch judges it, written to --results");
-  run_cmd->add_option("--spec", run.spec, "The lab's spec.json")
-      ->required()
-      ->check(CLI::ExistingFile);
-  run_cmd->add_option("--results", run.results_dir, "Folder of result records")->required();
-  run_cmd->add_option("--check", run.check,
-                      "The check id, e.g. CopyMatrix.Correctness (default: every check, in one "
-                      "run of the program)");
-  run_cmd->add_option("--timeout", run.timeout_s, "Seconds before the check is stopped")
-      ->check(CLI::PositiveNumber);
-  run_cmd->add_option("command", run.command, "The lab program and its arguments (after --)")
-      ->required();
-
+  auto* run_cmd = add_run_command(app, run);
   grader::VerdictOptions verdict;
-  auto* verdict_cmd = app.add_subcommand(
-      "verdict", "Show one check's output and verdict from a `labgrade run` of every check");
-  verdict_cmd->add_option("--results", verdict.results_dir, "Folder of result records")->required();
-  verdict_cmd->add_option("--check", verdict.check, "The check id")->required();
-
+  auto* verdict_cmd = add_verdict_command(app, verdict);
   std::vector<std::string> timing_dirs;
-  auto* timings_cmd = app.add_subcommand(
-      "timings", "Print the speed records of results folders as a Markdown table");
-  timings_cmd->add_option("results", timing_dirs, "Folders of result records")->required();
-
-  batch::BatchOptions batch_options;
-  double memory_gib = 16;
-  auto* batch_cmd = app.add_subcommand(
-      "batch",
-      "Grade a folder of student submissions of one lab: sandboxed builds and runs, a report "
-      "per student, the class gradebook (HTML, CSV), Gradescope results and JUnit XML");
-  batch_cmd->add_option("lab", batch_options.lab, "The lab, e.g. lab6")->required();
-  batch_cmd
-      ->add_option("submissions", batch_options.submissions,
-                   "Folder with one entry per student: a folder holding "
-                   "labs/labN-*/kernel.cu, a .zip/.tar.gz of one, or <student>.cu")
-      ->required();
-  batch_cmd->add_option("out", batch_options.out, "Output folder (created; re-running resumes)")
-      ->required();
-  batch_cmd->add_option("--jobs,-j", batch_options.jobs, "Parallel builds (default: CPU cores)")
-      ->check(CLI::NonNegativeNumber);
-  batch_cmd->add_option("--gpus", batch_options.gpus, "CUDA devices to use, e.g. --gpus 0 1")
-      ->delimiter(',');
-  batch_cmd
-      ->add_option("--time-limit", batch_options.max_check_seconds,
-                   "Seconds each check may run (default: the spec's timeout_s)")
-      ->check(CLI::PositiveNumber);
-  batch_cmd
-      ->add_option(
-          "--shared-runs-per-gpu", batch_options.shared_runs_per_gpu,
-          "Correctness runs sharing one GPU at a time (speed runs always run alone; default 8, "
-          "under the CPU emulation half the cores)")
-      ->check(CLI::PositiveNumber);
-  batch_cmd->add_option("--memory-gib", memory_gib, "Host memory cap per sandbox, GiB")
-      ->check(CLI::PositiveNumber);
-  batch_cmd->add_option("--kit", batch_options.kit_dir,
-                        "The lab's grading kit (default: grading-kit/LAB in this build)");
-  batch_cmd->add_flag("--unsandboxed", batch_options.unsandboxed,
-                      "Run submissions WITHOUT bubblewrap (only for code you trust)");
-  batch_cmd->add_flag(
-      "--root-in-sandbox", batch_options.root_in_sandbox,
-      "Run submissions as root with no capabilities inside the sandbox instead of a uid of their "
-      "own (for hosts where CUDA fails under an unnamed uid; processes are then capped only by a "
-      "cgroup pids controller)");
-  bool no_reference = false;
-  batch_cmd->add_flag("--no-reference", no_reference,
-                      "Do not run the reference solution first (outputs are then not verified)");
-  std::uint64_t seed = 0;
-  auto* seed_option = batch_cmd->add_option(
-      "--seed", seed,
-      "The seed of the inputs (default: a fresh secret one; give one only to compare runs)");
+  auto* timings_cmd = add_timings_command(app, timing_dirs);
+  grader::BatchOptionsCli batch;
+  auto* batch_cmd = add_batch_command(app, batch);
   grader::ShardCommand shard(app);
 
   CLI11_PARSE(app, argc, argv);
@@ -112,18 +100,6 @@ int main(int argc, char** argv) {
   if (*verdict_cmd) return grader::verdict_command(verdict);
   if (*timings_cmd) return grader::timings_command(timing_dirs);
   if (shard.chosen()) return shard.run();
-  if (*batch_cmd) {
-    std::error_code ignored;
-    batch_options.labgrade_executable = std::filesystem::read_symlink("/proc/self/exe", ignored);
-    if (batch_options.kit_dir.empty()) {
-      batch_options.kit_dir = batch_options.labgrade_executable.parent_path().parent_path() /
-                              "grading-kit" / batch_options.lab;
-    }
-    batch_options.memory_bytes = static_cast<std::uint64_t>(memory_gib * (1ull << 30));
-    batch_options.verify_with_reference = !no_reference;
-    if (batch_options.gpus.empty()) batch_options.gpus = {0};
-    if (seed_option->count() > 0) batch_options.seed = seed;
-    return batch::run_batch(batch_options);
-  }
+  if (*batch_cmd) return batch::run_batch(grader::parsed_batch_options(batch));
   return 2;
 }

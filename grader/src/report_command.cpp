@@ -2,10 +2,10 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
+#include "common/atomic_file.hpp"
 #include "contract/grade.hpp"
 #include "contract/record.hpp"
 #include "contract/spec.hpp"
@@ -14,16 +14,10 @@
 namespace grader {
 namespace {
 
+// Written whole or not at all: a report open in a browser never shows half of one.
 void write_text(const std::filesystem::path& file, const std::string& text) {
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-  auto temporary = file;
-  temporary += ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc | std::ios::binary);
-    out << text;
-    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", temporary.string()));
-  }
-  std::filesystem::rename(temporary, file);
+  common::write_file_atomically(file, text);
 }
 
 }  // namespace

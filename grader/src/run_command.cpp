@@ -63,6 +63,23 @@ std::string output_of(const std::string& output, const std::string& check) {
   return output.substr(begin, next == std::string::npos ? std::string::npos : next + 1 - begin);
 }
 
+// The checks to run: the one asked for, or every check of the spec; nullopt (and why, on stderr)
+// when the spec has no such check.
+std::optional<std::vector<std::string>> checks_to_run(const RunOptions& options,
+                                                      const contract::LabSpec& spec) {
+  std::vector<std::string> checks;
+  if (options.check.empty()) {
+    for (const auto& check : spec.checks) checks.push_back(check.id);
+  } else if (spec.find(options.check)) {
+    checks.push_back(options.check);
+  } else {
+    std::fprintf(stderr, "labgrade run: %s has no check '%s'\n", options.spec.c_str(),
+                 options.check.c_str());
+    return std::nullopt;
+  }
+  return checks;
+}
+
 }  // namespace
 
 int run_check_command(const RunOptions& options) {
@@ -73,16 +90,8 @@ int run_check_command(const RunOptions& options) {
     std::fprintf(stderr, "labgrade run: %s\n", error.what());
     return exit_status::bad_setup;
   }
-  std::vector<std::string> checks;
-  if (options.check.empty()) {
-    for (const auto& check : spec.checks) checks.push_back(check.id);
-  } else if (spec.find(options.check)) {
-    checks.push_back(options.check);
-  } else {
-    std::fprintf(stderr, "labgrade run: %s has no check '%s'\n", options.spec.c_str(),
-                 options.check.c_str());
-    return exit_status::bad_setup;
-  }
+  const auto checks = checks_to_run(options, spec);
+  if (!checks) return exit_status::bad_setup;
   if (options.command.empty()) {
     std::fprintf(stderr, "labgrade run: no program to run (give it after --)\n");
     return exit_status::bad_setup;
@@ -96,14 +105,14 @@ int run_check_command(const RunOptions& options) {
     return exit_status::bad_setup;
   }
   // A record left from an earlier run must never stand for this one, whatever happens below.
-  for (const auto& id : checks) {
+  for (const auto& id : *checks) {
     std::error_code ignored;
     std::filesystem::remove(contract::record_path(options.results_dir, id), ignored);
     std::filesystem::remove(output_path(options.results_dir, id), ignored);
   }
 
   request.command = options.command;
-  request.checks = checks;
+  request.checks = *checks;
   // One check: the limit given; all of them: each its spec's own.
   request.max_check_seconds = options.check.empty() ? 0 : options.timeout_s;
   request.startup_seconds = kStartupSeconds;

@@ -4,10 +4,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdint>
 #include <filesystem>
 
 #include "batch/batch.hpp"
+#include "batch_options_cli.hpp"
 
 namespace grader {
 
@@ -22,14 +22,11 @@ class ShardCommand {
   CLI::App* plan_;
   CLI::App* run_;
   CLI::App* merge_;
-  batch::BatchOptions options_;
+  BatchOptionsCli plan_options_;      // plan: every option that decides grades
+  batch::BatchOptions node_options_;  // run: what this machine chooses (gpus, jobs)
   std::filesystem::path out_;
   int shards_ = 4;
   int index_ = -1;
-  double memory_gib_ = 16;
-  bool no_reference_ = false;
-  std::uint64_t seed_ = 0;
-  CLI::Option* seed_option_ = nullptr;
 };
 
 }  // namespace grader

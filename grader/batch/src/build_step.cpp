@@ -74,13 +74,13 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
       continue;
     }
     if (compiled.timed_out || compiled.stopped) {
-      build.status = "build timed out";
+      build.status = Status::build_timed_out;
       build.output +=
           fmt::format("\nthe compiler did not finish {} within {:.0f} s", name, time_limit_s);
       return build;
     }
     if (compiled.failed_to_start || compiled.exit_code != 0) {
-      build.status = "compile error";
+      build.status = Status::compile_error;
       if (compiled.signal || compiled.out_of_memory) {
         build.output += "\nthe compiler " + sandbox::describe(compiled);
       }
@@ -96,7 +96,7 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
   build.seconds += linked.seconds;
   build.output += without_sandbox_paths(linked.output, policy.workdir);
   if (linked.timed_out || linked.stopped || linked.failed_to_start || linked.exit_code != 0) {
-    build.status = "link error";
+    build.status = Status::link_error;
     const auto sentences = explain_link_error(linked.output);
     for (const auto& sentence : sentences) build.output += "\n" + sentence;
     build.problem = sentences.front();

@@ -1,9 +1,10 @@
 #include "batch/cache.hpp"
 
 #include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "common/atomic_file.hpp"
 
 namespace batch {
 namespace {
@@ -27,7 +28,9 @@ std::optional<GradedOutcome> ResultCache::find(const std::string& slug,
     if (entry.at("grader").get<std::string>() != grader_) return std::nullopt;
     if (entry.at("kernel").get<std::string>() != kernel_text) return std::nullopt;
     GradedOutcome outcome;
-    outcome.status = entry.at("status").get<std::string>();
+    const auto status = status_from_words(entry.at("status").get<std::string>());
+    if (!status) return std::nullopt;  // a status this grader does not know: graded again
+    outcome.status = *status;
     outcome.message = entry.at("message").get<std::string>();
     outcome.build_output = entry.at("build_output").get<std::string>();
     for (const auto& record : entry.at("records")) {
@@ -45,7 +48,7 @@ void ResultCache::store(const std::string& slug, const std::string& kernel_text,
                         const GradedOutcome& outcome) const {
   json entry{{"grader", grader_},
              {"kernel", kernel_text},
-             {"status", outcome.status},
+             {"status", status_words(outcome.status)},
              {"message", outcome.message},
              {"build_output", outcome.build_output},
              {"records", json::array()}};
@@ -54,16 +57,13 @@ void ResultCache::store(const std::string& slug, const std::string& kernel_text,
     contract::to_json(one, record);
     entry["records"].push_back(std::move(one));
   }
-  const auto file = dir_ / (slug + ".json");
-  auto temporary = file;
-  temporary += ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+  try {
     // Invalid UTF-8 in student text must not stop the cache: replace it.
-    out << entry.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (!out.flush()) return;  // the result is still reported; only resuming loses it
+    common::write_file_atomically(dir_ / (slug + ".json"),
+                                  entry.dump(-1, ' ', false, json::error_handler_t::replace));
+  } catch (const common::FileWriteError&) {
+    // The result is still reported; only resuming loses it.
   }
-  fs::rename(temporary, file);
 }
 
 }  // namespace batch

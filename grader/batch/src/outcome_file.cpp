@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/atomic_file.hpp"
 #include "contract/grade.hpp"
 
 namespace batch {
@@ -32,15 +33,8 @@ void write_outcome_file(const fs::path& dir, const std::string& slug,
     entry["problems"] = outcome.grade->problems;
   }
   fs::create_directories(dir);
-  const auto file = dir / (slug + ".json");
-  auto temporary = file;
-  temporary += ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << entry.dump(1, ' ', false, json::error_handler_t::replace);
-    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
-  }
-  fs::rename(temporary, file);
+  common::write_file_atomically(dir / (slug + ".json"),
+                                entry.dump(1, ' ', false, json::error_handler_t::replace));
 }
 
 std::optional<exports::StudentOutcome> read_outcome_file(const fs::path& dir,

@@ -65,6 +65,28 @@ void fail_with_findings(CheckRecord& record, const std::string& tool,
       "compute-sanitizer {} ran on this check's first case; the line is your file's", tool));
 }
 
+// The lab program's run under one compute-sanitizer tool.
+RunRequest under_tool(const RunRequest& request, const std::string& sanitizer,
+                      const std::string& tool) {
+  RunRequest sanitized = request;
+  // Only the lab program is tracked: the launcher runs the student's host code against a
+  // stand-in runtime and must not load the real driver. 200 reports: at 20, the first check's
+  // errors hid the later checks' (lab 7's loads past the edge, H100).
+  sanitized.command = {sanitizer,
+                       "--tool",
+                       tool,
+                       "--target-processes",
+                       "application-only",
+                       "--print-limit",
+                       "200",
+                       "--report-api-errors",
+                       "no"};
+  sanitized.command.insert(sanitized.command.end(), request.command.begin(), request.command.end());
+  sanitized.policy.env.emplace_back("LAB_SANITIZER", tool);
+  sanitized.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
+  return sanitized;
+}
+
 }  // namespace
 
 SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerPass& pass,
@@ -72,8 +94,6 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   SanitizerOutcome outcome;
   const auto checks = checks_to_sanitize(spec, records);
   if (pass.sanitizer.empty() || checks.empty()) return outcome;
-  const auto lab_command = request.command;
-  const auto lab_env = request.policy.env;
   request.checks = checks;
   std::vector<std::string> all_checks;  // a finding is named after any check, run or not
   for (const auto& check : spec.checks) all_checks.push_back(check.id);
@@ -92,23 +112,7 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   };
   std::vector<std::future<ToolRun>> running;
   for (const auto& tool : pass.tools) {
-    RunRequest sanitized = request;
-    // Only the lab program is tracked: the launcher runs the student's host code against a
-    // stand-in runtime and must not load the real driver. 200 reports: at 20, the first check's
-    // errors hid the later checks' (lab 7's loads past the edge, H100).
-    sanitized.command = {pass.sanitizer,
-                         "--tool",
-                         tool,
-                         "--target-processes",
-                         "application-only",
-                         "--print-limit",
-                         "200",
-                         "--report-api-errors",
-                         "no"};
-    sanitized.command.insert(sanitized.command.end(), lab_command.begin(), lab_command.end());
-    sanitized.policy.env = lab_env;
-    sanitized.policy.env.emplace_back("LAB_SANITIZER", tool);
-    sanitized.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
+    RunRequest sanitized = under_tool(request, pass.sanitizer, tool);
     running.push_back(std::async(std::launch::async, [&spec, tool, sanitized]() mutable {
       ToolRun run{tool, {}, {}};
       sanitized.on_output = [&run](std::string_view text) {

@@ -4,15 +4,18 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <random>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "batch/class_files.hpp"
 #include "batch/command_exit.hpp"
+#include "batch/files.hpp"
+#include "batch/grading_options.hpp"
 #include "batch/kit.hpp"
 #include "batch/outcome_file.hpp"
+#include "batch/secret_seed.hpp"
+#include "batch/status.hpp"
 #include "batch/submission_digest.hpp"
 #include "contract/record.hpp"
 #include "intake/intake.hpp"
@@ -30,34 +33,6 @@ fs::path shard_dir(const fs::path& out, int index) {
   return out / "shards" / std::to_string(index);
 }
 
-std::uint64_t fresh_seed() {
-  std::random_device device;
-  return (static_cast<std::uint64_t>(device()) << 16 ^ device()) % 1000000000ULL;
-}
-
-// The options that decide grades: fixed by the plan, so every shard grades alike.
-json grading_options(const BatchOptions& options) {
-  return {{"max_check_seconds", options.max_check_seconds},
-          {"build_seconds", options.build_seconds},
-          {"memory_bytes", options.memory_bytes},
-          {"max_processes", options.max_processes},
-          {"shared_runs_per_gpu", options.shared_runs_per_gpu},
-          {"unsandboxed", options.unsandboxed},
-          {"root_in_sandbox", options.root_in_sandbox},
-          {"verify_with_reference", options.verify_with_reference}};
-}
-
-void apply_grading_options(const json& saved, BatchOptions& options) {
-  options.max_check_seconds = saved.at("max_check_seconds").get<double>();
-  options.build_seconds = saved.at("build_seconds").get<double>();
-  options.memory_bytes = saved.at("memory_bytes").get<std::uint64_t>();
-  options.max_processes = saved.at("max_processes").get<int>();
-  options.shared_runs_per_gpu = saved.at("shared_runs_per_gpu").get<int>();
-  options.unsandboxed = saved.at("unsandboxed").get<bool>();
-  options.root_in_sandbox = saved.at("root_in_sandbox").get<bool>();
-  options.verify_with_reference = saved.at("verify_with_reference").get<bool>();
-}
-
 json read_manifest(const fs::path& out) {
   std::ifstream in(manifest_file(out), std::ios::binary);
   if (!in) {
@@ -72,21 +47,8 @@ json read_manifest(const fs::path& out) {
 }
 
 void write_manifest(const fs::path& out, const json& manifest) {
-  fs::create_directories(out);
-  const auto file = manifest_file(out);
-  auto temporary = file;
-  temporary += ".tmp";
-  {
-    std::ofstream stream(temporary, std::ios::binary | std::ios::trunc);
-    stream << manifest.dump(1, ' ', false, json::error_handler_t::replace) << '\n';
-    if (!stream.flush()) throw std::runtime_error("cannot write " + temporary.string());
-  }
-  fs::rename(temporary, file);
-}
-
-bool inside(const fs::path& path, const fs::path& folder) {
-  const auto relative = fs::weakly_canonical(path).lexically_relative(fs::weakly_canonical(folder));
-  return !relative.empty() && *relative.begin() != "..";
+  write_whole_file(manifest_file(out),
+                   manifest.dump(1, ' ', false, json::error_handler_t::replace) + '\n');
 }
 
 }  // namespace
@@ -98,7 +60,7 @@ int plan_shards(const BatchOptions& options, int shards) {
     if (!fs::is_directory(options.submissions)) {
       throw std::runtime_error(options.submissions.string() + " is not a folder of submissions");
     }
-    if (inside(options.out, options.submissions)) {
+    if (is_inside(options.out, options.submissions)) {
       throw std::runtime_error("the output folder is inside the submissions folder");
     }
     // Earlier shard results belong to an earlier plan (another seed, other submissions).
@@ -139,9 +101,9 @@ int plan_shards(const BatchOptions& options, int shards) {
                         {"kit", fs::absolute(options.kit_dir).string()},
                         {"submissions_dir", fs::absolute(options.submissions).string()},
                         {"grader", grader_fingerprint(kit, options.labgrade_executable)},
-                        {"seed", options.seed ? *options.seed : fresh_seed()},
+                        {"seed", options.seed ? *options.seed : fresh_secret_seed()},
                         {"planned_at", contract::utc_timestamp()},
-                        {"options", grading_options(options)},
+                        {"options", grading_options_json(options)},
                         {"shards", count},
                         {"submissions", list}};
     write_manifest(options.out, manifest);
@@ -234,12 +196,12 @@ int merge_shards(const fs::path& out) {
       ++missing[shard];
       outcome.emplace();
       outcome->student = entry.at("student").get<std::string>();
-      outcome->status = "not graded";
+      outcome->status = status_words(Status::not_graded);
       outcome->message = "shard " + std::to_string(shard) +
                          " has not finished: run `labgrade shard run OUT --index " +
                          std::to_string(shard) + "`, then merge again";
     }
-    if (outcome->status != exports::kGradedStatus) ++not_graded;
+    if (outcome->status != status_words(Status::graded)) ++not_graded;
     students.push_back(std::move(*outcome));
   }
   try {

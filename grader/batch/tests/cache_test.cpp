@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <gtest/gtest.h>
 
@@ -18,7 +19,7 @@ fs::path fresh_dir(const std::string& name) {
 
 GradedOutcome sample() {
   GradedOutcome outcome;
-  outcome.status = "graded";
+  outcome.status = Status::graded;
   outcome.message = "note";
   contract::CheckRecord record;
   record.check = "Lab.First";
@@ -32,7 +33,7 @@ TEST(ResultCache, AFinishedSubmissionIsFoundAgain) {
   ResultCache(dir, "grader-1").store("alice", "kernel text", sample());
   const auto found = ResultCache(dir, "grader-1").find("alice", "kernel text");
   ASSERT_TRUE(found);
-  EXPECT_EQ(found->status, "graded");
+  EXPECT_EQ(found->status, Status::graded);
   ASSERT_EQ(found->records.size(), 1u);
   EXPECT_EQ(found->records[0].verdict, contract::Verdict::pass);
 }
@@ -60,6 +61,28 @@ TEST(ResultCache, InvalidUtf8InStudentTextDoesNotStopTheCache) {
   outcome.build_output = "error near \xff\xfe";
   cache.store("mallory", "kernel \xc3", outcome);
   EXPECT_TRUE(fs::exists(dir / "mallory.json"));
+}
+
+TEST(ResultCache, AnEntryKeepsTheGradebooksWordsForItsStatus) {
+  const auto dir = fresh_dir("words");
+  auto outcome = sample();
+  outcome.status = Status::compile_error;
+  ResultCache(dir, "g").store("alice", "kernel text", outcome);
+  std::ifstream in(dir / "alice.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"status\":\"compile error\""), std::string::npos) << text;
+  EXPECT_EQ(ResultCache(dir, "g").find("alice", "kernel text")->status, Status::compile_error);
+}
+
+TEST(ResultCache, AnEntryWithAStatusNoLongerKnownIsGradedAgain) {
+  const auto dir = fresh_dir("unknown-status");
+  ResultCache(dir, "g").store("alice", "kernel text", sample());
+  std::ifstream in(dir / "alice.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  text.replace(text.find("\"graded\""), 8, "\"gradd\"");
+  std::ofstream(dir / "alice.json", std::ios::trunc) << text;
+  EXPECT_FALSE(ResultCache(dir, "g").find("alice", "kernel text"));
 }
 
 }  // namespace

@@ -6,32 +6,35 @@
 namespace batch {
 namespace {
 
-GradedOutcome outcome_of(std::string status, std::string message) {
+GradedOutcome outcome_of(Status status, std::string message) {
   GradedOutcome outcome;
-  outcome.status = std::move(status);
+  outcome.status = status;
   outcome.message = std::move(message);
   return outcome;
 }
 
 TEST(NotRun, SaysWhyTheSubmissionWasNotGraded) {
-  EXPECT_EQ(not_run_reason(outcome_of("link error",
+  EXPECT_EQ(not_run_reason(outcome_of(Status::link_error,
                                       "kernel.cu calls cublasSgemm_v2 (cuBLAS), which this lab "
                                       "does not allow: the work must be done by your kernel")),
             "did not run: link error (kernel.cu calls cublasSgemm_v2 (cuBLAS), which this lab "
             "does not allow: the work must be done by your kernel)");
-  EXPECT_EQ(not_run_reason(outcome_of("no kernel file", "no kernel file")),
+  EXPECT_EQ(not_run_reason(outcome_of(Status::no_kernel_file, "no kernel file")),
             "did not run: no kernel file");
-  EXPECT_EQ(not_run_reason(outcome_of("build timed out", "")), "did not run: build timed out");
+  EXPECT_EQ(not_run_reason(outcome_of(Status::build_timed_out, "")),
+            "did not run: build timed out");
 }
 
 TEST(NotRun, AGradedSubmissionWithoutARecordSaysSo) {
-  EXPECT_EQ(not_run_reason(outcome_of("graded", "")),
+  EXPECT_EQ(not_run_reason(outcome_of(Status::graded, "")),
             "did not run: the lab program left no record of it");
 }
 
 TEST(NotRun, NeverTellsTheStudentToRunCtest) {
-  for (const auto* status : {"graded", "compile error", "interrupted", "grader error", ""}) {
-    EXPECT_EQ(not_run_reason(outcome_of(status, "x")).find("ctest"), std::string::npos) << status;
+  for (const auto status : {Status::graded, Status::compile_error, Status::interrupted,
+                            Status::grader_error, Status::not_graded}) {
+    EXPECT_EQ(not_run_reason(outcome_of(status, "x")).find("ctest"), std::string::npos)
+        << status_words(status);
   }
 }
 

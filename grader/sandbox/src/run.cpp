@@ -147,11 +147,10 @@ void read_outcome(const Supervised& watched, bool isolated, const RunCgroup* gro
   result.out_of_memory = group && group->oom_killed();
 }
 
-void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
-                  const Channel& channel, Result& result) {
-  check_policy(policy, argv);
+// The program's environment: its own (inherit_environment) or a clean one whose HOME is its
+// working folder and TMPDIR a writable place.
+std::vector<std::string> process_environment(const Policy& policy) {
   const bool isolated = policy.isolate;
-
   std::string home = visible_path(policy, policy.workdir).string();
   std::string tmpdir = "/tmp";
   if (!isolated) {
@@ -163,9 +162,94 @@ void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
     }
   }
   if (home.empty()) home = isolated ? "/" : tmpdir;
-  const auto env = policy.inherit_environment ? inherited_environment(policy.env)
-                                              : build_environment(home, tmpdir, policy.env);
+  return policy.inherit_environment ? inherited_environment(policy.env)
+                                    : build_environment(home, tmpdir, policy.env);
+}
 
+// What starts the program: bubblewrap's command around it, or the program itself, with its limits.
+SpawnSpec spawn_spec(const Policy& policy, const std::vector<std::string>& argv,
+                     const BwrapLaunch& launch, bool leased_uid, const RunCgroup* group) {
+  SpawnSpec spec;
+  spec.env = process_environment(policy);
+  if (policy.resource_limits) spec.file_size_limit = policy.max_output_bytes;
+  // RLIMIT_NPROC counts all processes of a uid: a cap per sandbox only with a uid per sandbox.
+  // Without one, and without pids.max, it is still better than nothing for an ordinary user (it
+  // does not apply to root).
+  if (policy.resource_limits &&
+      (leased_uid || (::geteuid() != 0 && !(group && group->caps_processes())))) {
+    spec.process_limit = static_cast<std::uint64_t>(policy.max_processes);
+  }
+  if (group) spec.cgroup_procs = group->procs_file();
+  if (policy.isolate) {
+    spec.path = launch.bwrap;
+    spec.argv = bwrap_command(launch, policy, scan_host(), argv);
+  } else {
+    spec.path =
+        argv[0].find('/') != std::string::npos ? argv[0] : find_in_path(argv[0], path_of(spec.env));
+    if (spec.path.empty()) throw SetupError(argv[0] + " was not found in PATH");
+    spec.argv = argv;
+    spec.workdir = visible_path(policy, policy.workdir).string();
+  }
+  return spec;
+}
+
+// The child's ends of its pipes and sockets, kept open until it has started; the grader's ends
+// go to the supervisor (Streams).
+struct ChildEnds {
+  FdPair output, input, lines, status;
+  UniqueFd null_input;
+  UniqueFd shared_memory;
+
+  // Once the child holds them: end of file then means it (and its children) ended.
+  void close_after_start() {
+    output.write.reset();
+    input.read.reset();
+    lines.write.reset();
+    status.write.reset();
+    null_input.reset();
+  }
+};
+
+ChildEnds connect_child(const Policy& policy, const Channel& channel, SpawnSpec& spec,
+                        Streams& streams) {
+  ChildEnds ends;
+  ends.output = make_pipe();
+  ends.null_input.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (!ends.null_input) throw SetupError(errno_text("cannot open /dev/null"));
+  spec.fds = {
+      {ends.null_input.get(), 0}, {ends.output.write.get(), 1}, {ends.output.write.get(), 2}};
+  streams.output = std::move(ends.output.read);
+  if (!channel.input.empty()) {
+    ends.input = make_socket_pair();
+    spec.fds.push_back({ends.input.read.get(), kInputFd});
+    streams.input = std::move(ends.input.write);
+  }
+  if (channel.on_line) {
+    ends.lines = make_pipe();
+    spec.fds.push_back({ends.lines.write.get(), kLinesFd});
+    streams.lines = std::move(ends.lines.read);
+  }
+  if (policy.shared_memory_bytes > 0) {
+    ends.shared_memory.reset(::memfd_create("labs-shared-memory", MFD_CLOEXEC));
+    if (!ends.shared_memory || ::ftruncate(ends.shared_memory.get(),
+                                           static_cast<off_t>(policy.shared_memory_bytes)) != 0) {
+      throw SetupError(errno_text("cannot make the shared memory file"));
+    }
+    spec.fds.push_back({ends.shared_memory.get(), kSharedMemoryFd});
+    spec.env.emplace_back("LABS_SHARED_MEMORY_FD=" + std::to_string(kSharedMemoryFd));
+  }
+  if (policy.isolate) {
+    ends.status = make_pipe();
+    spec.fds.push_back({ends.status.write.get(), kBwrapStatusFd});
+    streams.bwrap_status = std::move(ends.status.read);
+  }
+  return ends;
+}
+
+void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
+                  const Channel& channel, Result& result) {
+  check_policy(policy, argv);
+  const bool isolated = policy.isolate;
   BwrapLaunch launch;
   std::unique_ptr<UidLease> lease;
   if (isolated) {
@@ -178,72 +262,15 @@ void run_or_throw(const Policy& policy, const std::vector<std::string>& argv,
   }
   // After the lease: the group is emptied and removed before the uid goes to another sandbox.
   const std::unique_ptr<RunCgroup> group = policy.resource_limits ? make_cgroup(policy) : nullptr;
-
-  SpawnSpec spec;
-  spec.env = env;
-  if (policy.resource_limits) spec.file_size_limit = policy.max_output_bytes;
-  // RLIMIT_NPROC counts all processes of a uid: a cap per sandbox only with a uid per sandbox.
-  // Without one, and without pids.max, it is still better than nothing for an ordinary user (it
-  // does not apply to root).
-  if (policy.resource_limits &&
-      (lease || (::geteuid() != 0 && !(group && group->caps_processes())))) {
-    spec.process_limit = static_cast<std::uint64_t>(policy.max_processes);
-  }
-  if (group) spec.cgroup_procs = group->procs_file();
-  if (isolated) {
-    spec.path = launch.bwrap;
-    spec.argv = bwrap_command(launch, policy, scan_host(), argv);
-  } else {
-    spec.path =
-        argv[0].find('/') != std::string::npos ? argv[0] : find_in_path(argv[0], path_of(env));
-    if (spec.path.empty()) throw SetupError(argv[0] + " was not found in PATH");
-    spec.argv = argv;
-    spec.workdir = visible_path(policy, policy.workdir).string();
-  }
-
+  SpawnSpec spec = spawn_spec(policy, argv, launch, lease != nullptr, group.get());
   Streams streams;
-  FdPair output = make_pipe();
-  UniqueFd null_input(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (!null_input) throw SetupError(errno_text("cannot open /dev/null"));
-  spec.fds = {{null_input.get(), 0}, {output.write.get(), 1}, {output.write.get(), 2}};
-  streams.output = std::move(output.read);
-  FdPair input, lines, status;
-  if (!channel.input.empty()) {
-    input = make_socket_pair();
-    spec.fds.push_back({input.read.get(), kInputFd});
-    streams.input = std::move(input.write);
-  }
-  if (channel.on_line) {
-    lines = make_pipe();
-    spec.fds.push_back({lines.write.get(), kLinesFd});
-    streams.lines = std::move(lines.read);
-  }
-  UniqueFd shared_memory;
-  if (policy.shared_memory_bytes > 0) {
-    shared_memory.reset(::memfd_create("labs-shared-memory", MFD_CLOEXEC));
-    if (!shared_memory ||
-        ::ftruncate(shared_memory.get(), static_cast<off_t>(policy.shared_memory_bytes)) != 0) {
-      throw SetupError(errno_text("cannot make the shared memory file"));
-    }
-    spec.fds.push_back({shared_memory.get(), kSharedMemoryFd});
-    spec.env.emplace_back("LABS_SHARED_MEMORY_FD=" + std::to_string(kSharedMemoryFd));
-  }
-  if (isolated) {
-    status = make_pipe();
-    spec.fds.push_back({status.write.get(), kBwrapStatusFd});
-    streams.bwrap_status = std::move(status.read);
-  }
+  ChildEnds ends = connect_child(policy, channel, spec, streams);
 
   const auto start = std::chrono::steady_clock::now();
   const Spawned child = spawn(spec);
   if (child.pid < 0) throw SetupError(child.error);
   ChildGuard guard(child.pid);
-  // Only the child holds the write ends now, so end of file means it (and its children) ended.
-  output.write.reset();
-  input.read.reset();
-  lines.write.reset();
-  status.write.reset();
-  null_input.reset();
+  ends.close_after_start();
 
   const auto kill_all = [&] {
     ::kill(-child.pid, SIGKILL);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "batch/kit.hpp"
+#include "batch/status.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace batch {
@@ -16,7 +17,7 @@ inline constexpr const char* kSandboxSubmission = "/submission";
 
 struct BuildResult {
   bool ok = false;
-  std::string status;  // "compile error", "link error", "build timed out", ... when not ok
+  Status status = Status::compile_error;  // or link_error, build_timed_out; when not ok
   std::string output;  // the compiler's and linker's messages, /submission/ taken out
   // One line on what went wrong, where the messages tell (a link error: "kernel.cu calls
   // cublasSgemm_v2 (cuBLAS), which this lab does not allow: ..."); "" otherwise.

@@ -8,12 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "batch/status.hpp"
 #include "contract/record.hpp"
 
 namespace batch {
 
 struct GradedOutcome {
-  std::string status;        // "graded", "compile error", ...
+  Status status = Status::not_graded;
   std::string message;       // one line for the gradebook
   std::string build_output;  // the compiler's messages (compile and link errors)
   std::vector<contract::CheckRecord> records;
@@ -24,7 +25,7 @@ class ResultCache {
   ResultCache(std::filesystem::path dir, std::string grader);
 
   std::optional<GradedOutcome> find(const std::string& slug, const std::string& kernel_text) const;
-  // Written atomically (temporary file, then rename): a kill never leaves half an entry.
+  // Written atomically (common::write_file_atomically): a kill never leaves half an entry.
   void store(const std::string& slug, const std::string& kernel_text,
              const GradedOutcome& outcome) const;
 

@@ -1,0 +1,100 @@
+#include "reference_step.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "batch/files.hpp"
+#include "batch/time_limits.hpp"
+#include "submission_step.hpp"
+
+namespace batch {
+namespace {
+
+namespace fs = std::filesystem;
+using contract::Verdict;
+
+// The reference kernel and the optional files beside it.
+Sources reference_sources(const Kit& kit) {
+  Sources sources{read_whole_file(kit.reference_kernel), {}};
+  for (const auto& name : kit.optional_sources) {
+    const fs::path beside = kit.reference_kernel.parent_path() / name;
+    if (fs::exists(beside)) sources.optional[name] = read_whole_file(beside);
+  }
+  return sources;
+}
+
+// False when the reference fails a correctness check; warns of the rest. Counts the skipped.
+bool reference_passes(const std::vector<contract::CheckRecord>& records, int& skipped) {
+  bool usable = true;
+  for (const auto& record : records) {
+    if (record.verdict == Verdict::skipped) {
+      ++skipped;
+    } else if (record.verdict != Verdict::pass && record.kind != "speed") {
+      std::fprintf(stderr, "error: the reference solution fails %s: %s\n", record.check.c_str(),
+                   record.reason.c_str());
+      usable = false;
+    } else if (record.verdict != Verdict::pass) {
+      // A reason may open with its verdict's words already ("not measured: emulation ...").
+      const std::string words(contract::verdict_words(record.verdict));
+      const bool worded = record.reason.rfind(words + ":", 0) == 0;
+      std::fprintf(stderr, "warning: the reference solution's %s: %s%s\n", record.check.c_str(),
+                   worded ? "" : (words + ": ").c_str(), record.reason.c_str());
+    }
+  }
+  return usable;
+}
+
+// The time-limit policy (batch/time_limits.hpp) applied to the reference's durations.
+void take_time_limits(BatchState& batch, const std::vector<contract::CheckRecord>& records) {
+  const ReferenceLimits limits = limits_from_reference(records);
+  std::string listed;  // in the records' order
+  for (const auto& record : records) {
+    const auto limit = limits.seconds.find(record.check);
+    if (limit == limits.seconds.end()) continue;
+    batch.check_limits[record.check] = limit->second;
+    listed += fmt::format("{}{} {:.0f} s", listed.empty() ? "" : ", ", record.check, limit->second);
+  }
+  if (!listed.empty()) {
+    std::fprintf(stderr,
+                 "time limits from the reference's durations (x%.0f, at least %.0f s): %s\n",
+                 limits.over_reference, kLeastCheckLimit, listed.c_str());
+  }
+}
+
+}  // namespace
+
+bool run_reference(BatchState& batch) {
+  if (!batch.options.verify_with_reference) return true;
+  if (batch.kit.reference_kernel.empty() || !fs::exists(batch.kit.reference_kernel)) {
+    std::fprintf(stderr,
+                 "warning: no reference solution in the kit: outputs are not verified by the "
+                 "grader, only the records the programs send\n");
+    return true;
+  }
+  std::fprintf(stderr, "grading the reference solution %s first...\n",
+               batch.kit.reference_kernel.c_str());
+  const auto outcome = build_and_run(batch, ".reference", reference_sources(batch.kit));
+  if (outcome.status != Status::graded) {
+    std::fprintf(stderr, "error: the reference solution did not build or run (%s):\n%s\n",
+                 std::string(status_words(outcome.status)).c_str(), outcome.build_output.c_str());
+    return false;
+  }
+  int skipped = 0;
+  const bool usable = reference_passes(outcome.records, skipped);
+  batch.gpu_expected = skipped == 0 && !outcome.records.empty();
+  if (skipped > 0) {
+    std::fprintf(stderr,
+                 "warning: %d check(s) were skipped for the reference solution (%s): no usable "
+                 "GPU, so every submission's checks will be skipped too\n",
+                 skipped, outcome.records.front().reason.c_str());
+  }
+  take_time_limits(batch, outcome.records);
+  batch.attestation = attestation_of(outcome.records);
+  std::fprintf(stderr, "reference solution: %zu exact outputs to check submissions against\n",
+               batch.attestation.size());
+  return usable;
+}
+
+}  // namespace batch
