@@ -4,9 +4,8 @@
 #include <filesystem>
 
 #include "batch/batch.hpp"
-#include "report_command.hpp"
-#include "run_command.hpp"
 #include "shard_command.hpp"
+#include "student_commands.hpp"
 #include "timings_command.hpp"
 
 int main(int argc, char** argv) {
@@ -14,44 +13,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string(LABGRADE_VERSION));
   app.require_subcommand(1);
 
-  grader::ReportOptions report;
-  auto* report_cmd =
-      app.add_subcommand("report", "Render a lab's result records as one HTML grade report");
-  report_cmd->add_option("--spec", report.spec, "The lab's spec.json")
-      ->required()
-      ->check(CLI::ExistingFile);
-  report_cmd->add_option("--results", report.results_dir, "Folder of result records (*.json)")
-      ->required();
-  report_cmd->add_option("--out", report.out, "The HTML file to write")->required();
-  report_cmd->add_option("--kernel-source", report.kernel_source,
-                         "Which kernel.cu was graded (shown in the report)");
-  report_cmd->add_option("--handout", report.handout, "The lab's handout (shown in the report)");
-  report_cmd->add_option("--student", report.student, "Student name (batch grading)");
-  report_cmd->add_option("--summary", report.summary_file,
-                         "Also write the one-line summary to this file");
-
-  grader::RunOptions run;
-  auto* run_cmd = app.add_subcommand(
-      "run",
-      "Run one check of a lab program as ctest does: its record from the grader channel, judged "
-      "as labgrade batch judges it, written to --results");
-  run_cmd->add_option("--spec", run.spec, "The lab's spec.json")
-      ->required()
-      ->check(CLI::ExistingFile);
-  run_cmd->add_option("--results", run.results_dir, "Folder of result records")->required();
-  run_cmd->add_option("--check", run.check,
-                      "The check id, e.g. CopyMatrix.Correctness (default: every check, in one "
-                      "run of the program)");
-  run_cmd->add_option("--timeout", run.timeout_s, "Seconds before the check is stopped")
-      ->check(CLI::PositiveNumber);
-  run_cmd->add_option("command", run.command, "The lab program and its arguments (after --)")
-      ->required();
-
-  grader::VerdictOptions verdict;
-  auto* verdict_cmd = app.add_subcommand(
-      "verdict", "Show one check's output and verdict from a `labgrade run` of every check");
-  verdict_cmd->add_option("--results", verdict.results_dir, "Folder of result records")->required();
-  verdict_cmd->add_option("--check", verdict.check, "The check id")->required();
+  // run, verdict, report: the commands ctest runs (labcheck has them too).
+  grader::StudentCommands student(app);
 
   std::vector<std::string> timing_dirs;
   auto* timings_cmd = app.add_subcommand(
@@ -107,9 +70,7 @@ int main(int argc, char** argv) {
   grader::ShardCommand shard(app);
 
   CLI11_PARSE(app, argc, argv);
-  if (*report_cmd) return grader::report_command(report);
-  if (*run_cmd) return grader::run_check_command(run);
-  if (*verdict_cmd) return grader::verdict_command(verdict);
+  if (const auto status = student.run()) return *status;
   if (*timings_cmd) return grader::timings_command(timing_dirs);
   if (shard.chosen()) return shard.run();
   if (*batch_cmd) {
