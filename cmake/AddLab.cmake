@@ -156,14 +156,16 @@ function(add_lab folder)
   _labs_add_launcher(${lab}_launcher ${lab} "${lab_dir}" ${kernel_sources})
   add_dependencies(${lab} ${lab}_launcher)
   target_link_libraries(${lab} PRIVATE ${lab}_checks)
-  # The report needs labgrade: `make labN` builds both.
+  # ctest runs the checks and the report through labcheck (or a labgrade given as LABS_LABGRADE):
+  # `make labN` builds it, and with it none of the instructor's batch grading.
+  get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
   if(NOT LABS_LABGRADE)
-    add_dependencies(${lab} labgrade)
+    add_dependencies(${lab} ${ctest_steps})
   endif()
 
   _labs_read_spec("${spec}" ids kinds timeouts)
-  set(runner sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>" "$<TARGET_FILE:labgrade>"
-             "${lab}" "${LABS_SUMMARY_DIR}")
+  set(runner sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
+             "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}")
 
   add_test(NAME ${lab}.setup COMMAND "${CMAKE_COMMAND}" -E rm -rf "${results}")
   set_tests_properties(${lab}.setup PROPERTIES FIXTURES_SETUP ${lab} LABELS "${lab}")

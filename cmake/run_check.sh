@@ -1,10 +1,11 @@
 #!/bin/sh
 # ctest's entry point for a lab's checks and report. A lab that is not built yet is skipped
-# (exit 77) with a note the end-of-run summary prints; otherwise labgrade does the work.
-#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR run     SPEC RESULTS
-#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR verdict RESULTS CHECK
-#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR check   SPEC RESULTS CHECK TIMEOUT
-#   run_check.sh LAB_EXE LABGRADE LAB SUMMARY_DIR report  SPEC RESULTS REPORT KERNEL_LABEL HANDOUT
+# (exit 77) with a note the end-of-run summary prints; otherwise LABCHECK does the work: labcheck
+# (grader/src/labcheck_main.cpp), or a labgrade, which has the same run, verdict and report.
+#   run_check.sh LAB_EXE LABCHECK LAB SUMMARY_DIR run     SPEC RESULTS
+#   run_check.sh LAB_EXE LABCHECK LAB SUMMARY_DIR verdict RESULTS CHECK
+#   run_check.sh LAB_EXE LABCHECK LAB SUMMARY_DIR check   SPEC RESULTS CHECK TIMEOUT
+#   run_check.sh LAB_EXE LABCHECK LAB SUMMARY_DIR report  SPEC RESULTS REPORT KERNEL_LABEL HANDOUT
 # `run` runs every check in one run of the lab program (labN.run) and `verdict` shows one check's
 # part of it (labN.<Check>); `check` runs one check alone.
 exe=$1 labgrade=$2 lab=$3 summary_dir=$4 mode=$5

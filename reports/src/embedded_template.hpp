@@ -9,7 +9,8 @@ namespace reports::detail {
 // The page skeleton with {{placeholders}} that render.cpp fills.
 std::string_view report_html_template();
 
-// The style sheet, inlined into the page so the report is one self-contained file.
+// The style sheet, inlined into the page after the palette (reports/palette.hpp) so the report
+// is one self-contained file.
 std::string_view report_css();
 
 }  // namespace reports::detail

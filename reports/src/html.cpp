@@ -2,7 +2,9 @@
 
 namespace reports {
 
-std::string html_escape(std::string_view text) {
+std::string escape(std::string_view text, Markup markup) {
+  const bool xml = markup != Markup::html;
+  const bool attribute = markup == Markup::xml_attribute;
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (const char ch : text) {
@@ -20,7 +22,14 @@ std::string html_escape(std::string_view text) {
         out += "&quot;";
         break;
       case '\'':
-        out += "&#39;";  // &apos; is not an HTML 4 entity; the numeric form works everywhere
+        // &apos; is not an HTML 4 entity; the numeric form works everywhere in HTML.
+        out += xml ? "&apos;" : "&#39;";
+        break;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        break;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
         break;
       default:
         out += ch;
@@ -28,5 +37,7 @@ std::string html_escape(std::string_view text) {
   }
   return out;
 }
+
+std::string html_escape(std::string_view text) { return escape(text, Markup::html); }
 
 }  // namespace reports

@@ -11,12 +11,6 @@
 
 namespace reports::detail {
 
-// A log-log axis from `low` to `high` mapped onto [from_px, to_px].
-struct LogAxis {
-  double low, high, from_px, to_px;
-  double at(double value) const;  // pixel of value (clamped into the axis)
-};
-
 // One speed check on the roofline; its timing must have flops, bytes and memcpy_gbps.
 struct RooflineEntry {
   std::string title;

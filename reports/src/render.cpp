@@ -7,6 +7,7 @@
 #include "format.hpp"
 #include "placeholders.hpp"
 #include "reports/html.hpp"
+#include "reports/palette.hpp"
 #include "sections.hpp"
 
 namespace reports {
@@ -19,7 +20,7 @@ std::string render_lab_report(const contract::LabGrade& grade, const ReportConte
 
   const detail::PlaceholderValues values{
       {"title", html_escape(title)},
-      {"css", std::string(detail::report_css())},
+      {"css", std::string(palette_css()) + std::string(detail::report_css())},
       {"header", detail::render_header(grade, checks, context)},
       {"problems", detail::render_submission_problem(context) + detail::render_problems(grade)},
       {"checks", detail::render_check_table(grade, checks)},

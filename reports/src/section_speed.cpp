@@ -83,6 +83,65 @@ std::string untimed_section(std::span<const CheckView> checks, bool emulated) {
       fmt::arg("why", html_escape(why)), fmt::arg("rows", rows));
 }
 
+// The roofline: every speed check whose record has the work and the roofs of its run.
+std::string roofline_figure(std::span<const CheckView> checks) {
+  std::vector<RooflineEntry> roofline;
+  for (const auto& check : checks) {
+    if (check.kind == "speed" && timing_of(check))
+      roofline.push_back({check.title, timing_of(check)});
+  }
+  const auto svg = roofline_svg(roofline);
+  if (svg.empty()) return {};
+  return fmt::format(
+      R"(<figure class="speed-figure roofline-figure">
+{}
+<figcaption>Where each kernel sits under the roofline: no kernel can be faster than the memory
+bandwidth times its arithmetic intensity (the slanted roof) or than cuBLAS (the flat roof), both
+measured in this run on this GPU.</figcaption>
+</figure>
+)",
+      svg);
+}
+
+// Times side by side: the kernels timed against the same reference at the same size (lab 3's
+// row, column and element kernels), with the reference's time among them. The first such group.
+std::string times_figure(std::span<const CheckView> checks) {
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const auto* first = checks[i].kind == "speed" ? timing_of(checks[i]) : nullptr;
+    if (!first) continue;
+    std::vector<TimeBar> times{{checks[i].title, first->median_ms, false}};
+    for (std::size_t j = i + 1; j < checks.size(); ++j) {
+      const auto* other = checks[j].kind == "speed" ? timing_of(checks[j]) : nullptr;
+      if (other && other->size == first->size && other->reference_name == first->reference_name) {
+        times.push_back({checks[j].title, other->median_ms, false});
+      }
+    }
+    if (times.size() < 2) continue;
+    times.push_back({first->reference_name, first->reference_median_ms, true});
+    const auto caption =
+        fmt::format("Median times at {} (one bar per kernel, the reference last)", first->size);
+    return fmt::format(R"(<figure class="speed-figure times-figure">
+{}
+<figcaption>{}</figcaption>
+</figure>
+)",
+                       times_svg(times, caption), html_escape(caption));
+  }
+  return {};
+}
+
+// Why each kernel is as fast as it is, in one sentence.
+std::string speed_readings(std::span<const CheckView> checks) {
+  std::string readings;
+  for (const auto& check : checks) {
+    if (check.kind != "speed" || !timing_of(check)) continue;
+    readings += fmt::format("<li><strong>{}</strong>: {}</li>\n", html_escape(check.title),
+                            html_escape(harness::speed_reading(*timing_of(check))));
+  }
+  if (readings.empty()) return {};
+  return "<ul class=\"speed-readings\">\n" + readings + "</ul>\n";
+}
+
 }  // namespace
 
 std::string render_speed_section(std::span<const CheckView> checks, bool emulated) {
@@ -98,58 +157,6 @@ std::string render_speed_section(std::span<const CheckView> checks, bool emulate
   if (bars.empty()) return {};
   if (!timed) return untimed_section(checks, emulated);
 
-  // The roofline: every speed check whose record has the work and the roofs of its run.
-  std::vector<RooflineEntry> roofline;
-  for (const auto& check : checks) {
-    if (check.kind == "speed" && timing_of(check))
-      roofline.push_back({check.title, timing_of(check)});
-  }
-  std::string roofline_figure;
-  if (const auto svg = roofline_svg(roofline); !svg.empty()) {
-    roofline_figure = fmt::format(
-        R"(<figure class="speed-figure roofline-figure">
-{}
-<figcaption>Where each kernel sits under the roofline: no kernel can be faster than the memory
-bandwidth times its arithmetic intensity (the slanted roof) or than cuBLAS (the flat roof), both
-measured in this run on this GPU.</figcaption>
-</figure>
-)",
-        svg);
-  }
-
-  // Times side by side: the kernels timed against the same reference at the same size (lab 3's
-  // row, column and element kernels), with the reference's time among them.
-  std::string side_by_side;
-  for (std::size_t i = 0; i < checks.size() && side_by_side.empty(); ++i) {
-    const auto* first = checks[i].kind == "speed" ? timing_of(checks[i]) : nullptr;
-    if (!first) continue;
-    std::vector<TimeBar> times{{checks[i].title, first->median_ms, false}};
-    for (std::size_t j = i + 1; j < checks.size(); ++j) {
-      const auto* other = checks[j].kind == "speed" ? timing_of(checks[j]) : nullptr;
-      if (other && other->size == first->size && other->reference_name == first->reference_name) {
-        times.push_back({checks[j].title, other->median_ms, false});
-      }
-    }
-    if (times.size() < 2) continue;
-    times.push_back({first->reference_name, first->reference_median_ms, true});
-    const auto caption =
-        fmt::format("Median times at {} (one bar per kernel, the reference last)", first->size);
-    side_by_side = fmt::format(R"(<figure class="speed-figure times-figure">
-{}
-<figcaption>{}</figcaption>
-</figure>
-)",
-                               times_svg(times, caption), html_escape(caption));
-  }
-
-  // Why each kernel is as fast as it is, in one sentence.
-  std::string readings;
-  for (const auto& check : checks) {
-    if (check.kind != "speed" || !timing_of(check)) continue;
-    readings += fmt::format("<li><strong>{}</strong>: {}</li>\n", html_escape(check.title),
-                            html_escape(harness::speed_reading(*timing_of(check))));
-  }
-  if (!readings.empty()) readings = "<ul class=\"speed-readings\">\n" + readings + "</ul>\n";
   return fmt::format(
       R"(<section aria-labelledby="speed-heading">
 <h2 id="speed-heading">Speed</h2>
@@ -169,8 +176,8 @@ speed check passes when your rate is at least the marked share of the reference'
 </div>
 </section>)",
       fmt::arg("chart", speed_chart_svg(bars)), fmt::arg("rows", rows),
-      fmt::arg("readings", readings), fmt::arg("roofline", roofline_figure),
-      fmt::arg("side_by_side", side_by_side));
+      fmt::arg("readings", speed_readings(checks)), fmt::arg("roofline", roofline_figure(checks)),
+      fmt::arg("side_by_side", times_figure(checks)));
 }
 
 }  // namespace reports::detail

@@ -114,6 +114,7 @@ TEST(SpeedChartSvg, WrapsLongCheckTitlesInsteadOfCuttingThem) {
 // ---- diagnosis pictures: tile grid, roofline, times side by side ----------------------------
 
 #include "perf_charts.hpp"
+#include "reports/svg.hpp"
 
 namespace {
 
@@ -134,7 +135,7 @@ TEST(ErrorMapSvg, DrawsTheLaunchBlocksOverTheMap) {
 }
 
 TEST(Roofline, LogAxisPlacesDecadesEvenly) {
-  const reports::detail::LogAxis axis{1, 1000, 0, 300};
+  const reports::svg::LogAxis axis{1, 1000, 0, 300};
   EXPECT_DOUBLE_EQ(axis.at(1), 0);
   EXPECT_DOUBLE_EQ(axis.at(10), 100);
   EXPECT_DOUBLE_EQ(axis.at(1000), 300);

@@ -36,4 +36,14 @@ TEST(HtmlEscape, KeepsUtf8AndControlBytes) {
   EXPECT_EQ(html_escape(std::string_view("a\0b", 3)), std::string("a\0b", 3));
 }
 
+TEST(XmlEscape, UsesTheXmlEntityForApostrophesAndKeepsLineBreaksInAttributes) {
+  using reports::escape;
+  using reports::Markup;
+  EXPECT_EQ(escape("<a href='x'>&\"</a>", Markup::xml_text),
+            "&lt;a href=&apos;x&apos;&gt;&amp;&quot;&lt;/a&gt;");
+  EXPECT_EQ(escape("a\nb\tc", Markup::xml_attribute), "a&#10;b&#9;c");
+  EXPECT_EQ(escape("a\nb\tc", Markup::xml_text), "a\nb\tc");
+  EXPECT_EQ(escape("a\nb\tc", Markup::html), "a\nb\tc");
+}
+
 }  // namespace

@@ -2,15 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "reports/html.hpp"
+#include "reports/svg.hpp"
 
 namespace exports::detail {
 namespace {
 
-std::string px(double value) { return fmt::format("{:.1f}", value); }
+using reports::svg::px;
 
 // "0–9%", ..., "90–100%": the band's whole percentages.
 std::string band_label(const HistogramBin& bin, bool last) {
@@ -23,12 +25,12 @@ std::string band_label(const HistogramBin& bin, bool last) {
 
 std::string share_bar_svg(double share, std::string_view label, int width) {
   share = std::isfinite(share) ? std::clamp(share, 0.0, 1.0) : 0.0;
-  return fmt::format(
-      R"(<svg class="share-bar" width="{w}" height="10" viewBox="0 0 {w} 10" role="img" aria-label="{label}">)"
-      R"(<rect class="bar-track" x="0" y="0" width="{w}" height="10" rx="5"/>)"
-      R"(<rect class="{cls}" x="0" y="0" width="{fill}" height="10" rx="5"/></svg>)",
-      fmt::arg("w", width), fmt::arg("label", reports::html_escape(label)),
-      fmt::arg("cls", share >= 1 ? "bar-full" : "bar-fill"), fmt::arg("fill", px(share * width)));
+  return reports::svg::open_tag("share-bar", std::to_string(width), "10",
+                                reports::html_escape(label)) +
+         fmt::format(R"(<rect class="bar-track" x="0" y="0" width="{w}" height="10" rx="5"/>)"
+                     R"(<rect class="{cls}" x="0" y="0" width="{fill}" height="10" rx="5"/></svg>)",
+                     fmt::arg("w", width), fmt::arg("cls", share >= 1 ? "bar-full" : "bar-fill"),
+                     fmt::arg("fill", px(share * width)));
 }
 
 std::string histogram_svg(std::span<const HistogramBin> bins, std::size_t students) {
@@ -43,39 +45,34 @@ std::string histogram_svg(std::span<const HistogramBin> bins, std::size_t studen
   const std::size_t step = std::max<std::size_t>(1, (top + 3) / 4);
   const std::size_t axis_max = ((top + step - 1) / step) * step;
 
-  std::string svg = fmt::format(
-      R"(<svg class="histogram" width="{}" height="{}" viewBox="0 0 {} {}" role="img" aria-label="Score distribution of {} students">)",
-      px(width), px(height), px(width), px(height), students);
+  std::string svg =
+      reports::svg::open_tag("histogram", px(width), px(height),
+                             fmt::format("Score distribution of {} students", students));
   svg += '\n';
   for (std::size_t v = 0; v <= axis_max; v += step) {
     const double y = kTop + kPlotH - kPlotH * static_cast<double>(v) / axis_max;
-    svg += fmt::format(
-        R"(<line class="grid-line" x1="{}" y1="{}" x2="{}" y2="{}"/><text class="chart-small" x="{}" y="{}" text-anchor="end">{}</text>)",
-        px(kLeft), px(y), px(kLeft + plot_w), px(y), px(kLeft - 6), px(y + 4), v);
-    svg += '\n';
+    svg += reports::svg::horizontal_tick(y, kLeft, kLeft + plot_w, kLeft - 6, y + 4,
+                                         std::to_string(v));
   }
   for (std::size_t i = 0; i < bins.size(); ++i) {
     const auto& bin = bins[i];
     const double x = kLeft + slot * static_cast<double>(i) + kBarGap / 2;
     const double h = kPlotH * static_cast<double>(bin.count) / axis_max;
     const double y = kTop + kPlotH - h;
+    const double middle = x + (slot - kBarGap) / 2;
     const std::string label = band_label(bin, i + 1 == bins.size());
     svg += fmt::format(
         R"(<rect class="{}" x="{}" y="{}" width="{}" height="{}" data-count="{}"><title>{}: {} student{}</title></rect>)",
         i + 1 == bins.size() ? "bar-full" : "bar-fill", px(x), px(y), px(slot - kBarGap), px(h),
         bin.count, label, bin.count, bin.count == 1 ? "" : "s");
     if (bin.count > 0) {
-      svg +=
-          fmt::format(R"(<text class="chart-value" x="{}" y="{}" text-anchor="middle">{}</text>)",
-                      px(x + (slot - kBarGap) / 2), px(y - 4), bin.count);
+      svg += reports::svg::text(middle, y - 4, "chart-value", std::to_string(bin.count), "middle");
     }
-    svg += fmt::format(R"(<text class="chart-small" x="{}" y="{}" text-anchor="middle">{}</text>)",
-                       px(x + (slot - kBarGap) / 2), px(kTop + kPlotH + 16), label);
+    svg += reports::svg::text(middle, kTop + kPlotH + 16, "chart-small", label, "middle");
     svg += '\n';
   }
-  svg += fmt::format(
-      R"(<text class="chart-axis" x="{}" y="{}" text-anchor="middle">share of the lab's points</text>)",
-      px(kLeft + plot_w / 2), px(height - 6));
+  svg += reports::svg::text(kLeft + plot_w / 2, height - 6, "chart-axis",
+                            "share of the lab's points", "middle");
   svg += "</svg>";
   return svg;
 }

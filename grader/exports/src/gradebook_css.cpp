@@ -1,18 +1,17 @@
 #include "gradebook_css.hpp"
 
+#include <string>
+
+#include "reports/palette.hpp"
+
 namespace exports::detail {
 
-// The palette and table look of the student report (reports/template/report.css), so the class
-// page and the reports it links to read as one product.
+// The palette of the student report (reports/template/palette.css, embedded in lab_reports) and a
+// table look like the report's, so the class page and the reports it links to read as one
+// product.
 std::string_view gradebook_css() {
-  return R"css(:root {
-  --text: #1e293b; --muted: #64748b; --line: #e2e8f0; --surface: #ffffff; --page: #f8fafc;
-  --accent: #1d4ed8; --bar: #2563eb;
-  --pass-bg: #dcfce7; --pass-fg: #166534; --fail-bg: #fee2e2; --fail-fg: #991b1b;
-  --error-bg: #ffedd5; --error-fg: #9a3412; --warn-bg: #fef9c3; --warn-fg: #854d0e;
-  --idle-bg: #f1f5f9; --idle-fg: #334155;
-}
-* { box-sizing: border-box; }
+  static const std::string css = std::string(reports::palette_css()) +
+                                 R"css(* { box-sizing: border-box; }
 html { background: var(--page); }
 body {
   margin: 0 auto; max-width: 1120px; padding: 0 24px 48px; color: var(--text);
@@ -37,7 +36,7 @@ h3 { font-size: 1rem; margin: 0; overflow-wrap: anywhere; }
 .card-warn { border-left-color: var(--error-fg); }
 .warning { margin: 20px 0 0; padding: 12px 16px; border-radius: 10px; background: var(--warn-bg); color: var(--warn-fg); border: 1px solid #facc15; }
 .warning p { margin: 0; }
-.backend-note { margin: 12px 0 0; padding: 10px 14px; border-radius: 10px; background: #e0e7ff; color: #3730a3; border: 1px solid #a5b4fc; max-width: 90ch; }
+.backend-note { margin: 12px 0 0; padding: 10px 14px; border-radius: 10px; background: var(--info-bg); color: var(--info-fg); border: 1px solid #a5b4fc; max-width: 90ch; }
 .not-measured { color: var(--muted); font-style: italic; }
 .row-not-measured .counts { display: block; white-space: normal; }
 .table-wrap { overflow-x: auto; }
@@ -79,6 +78,7 @@ footer { margin-top: 40px; padding-top: 8px; border-top: 2px solid var(--line); 
   pre { background: #f1f5f9; color: var(--text); max-height: none; }
 }
 )css";
+  return css;
 }
 
 }  // namespace exports::detail

@@ -1,43 +1,14 @@
 #include "exports/text.hpp"
 
-#include <cstdint>
-
 #include <fmt/format.h>
+
+#include "common/utf8.hpp"
+#include "reports/html.hpp"
 
 namespace exports::text {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-// Decodes one code point at `i`; returns its length, or 0 when the bytes are not valid UTF-8
-// (overlong forms, surrogates and values above U+10FFFF included).
-std::size_t decode(std::string_view text, std::size_t i, char32_t& out) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  std::size_t length = 0;
-  char32_t value = 0;
-  char32_t min_value = 0;
-  if (lead < 0x80) {
-    out = lead;
-    return 1;
-  } else if ((lead & 0xE0) == 0xC0) {
-    length = 2, value = lead & 0x1F, min_value = 0x80;
-  } else if ((lead & 0xF0) == 0xE0) {
-    length = 3, value = lead & 0x0F, min_value = 0x800;
-  } else if ((lead & 0xF8) == 0xF0) {
-    length = 4, value = lead & 0x07, min_value = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    value = (value << 6) | (byte(i + k) & 0x3F);
-  }
-  if (value < min_value || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return 0;
-  out = value;
-  return length;
-}
 
 // Length of a terminal escape sequence starting with ESC at `i` (at least 1: the ESC itself).
 std::size_t escape_length(std::string_view text, std::size_t i) {
@@ -70,7 +41,7 @@ std::string clean(std::string_view text, bool multi_line) {
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     char32_t cp = 0;
-    const std::size_t length = decode(text, i, cp);
+    const std::size_t length = common::utf8::decode(text, i, cp);
     if (length == 0) {
       out += kReplacement;
       ++i;
@@ -99,8 +70,7 @@ std::string clean(std::string_view text, bool multi_line) {
 
 std::string truncate(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
-  std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  const std::size_t cut = common::utf8::boundary_at_most(text, max_bytes);
   return fmt::format("{}\u2026 [{} more bytes not shown]", text.substr(0, cut), text.size() - cut);
 }
 
@@ -126,35 +96,8 @@ std::string csv_field(std::string_view text) {
 }
 
 std::string xml_escape(std::string_view text, bool attribute) {
-  std::string out;
-  for (const char c : clean(text)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        break;
-      case '\t':
-        out += attribute ? "&#9;" : "\t";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return reports::escape(clean(text),
+                         attribute ? reports::Markup::xml_attribute : reports::Markup::xml_text);
 }
 
 std::optional<std::string> safe_href(std::string_view path) {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "utf8.hpp"
+#include "common/utf8.hpp"
 
 namespace fs = std::filesystem;
 
@@ -62,20 +62,20 @@ std::optional<Entry> classify(const fs::directory_entry& item, const fs::path& u
   if (fs::is_symlink(own)) {
     // Looking at the target's type reads nothing of it; the link itself is what gets refused.
     if (fs::is_directory(fs::status(item.path(), error))) {
-      return Entry{EntryKind::link, utf8::make_valid(name), item.path()};
+      return Entry{EntryKind::link, common::utf8::make_valid(name), item.path()};
     }
     if (const auto by_name = kind_by_name(name)) {
-      return Entry{EntryKind::link, utf8::make_valid(by_name->second), item.path()};
+      return Entry{EntryKind::link, common::utf8::make_valid(by_name->second), item.path()};
     }
     return std::nullopt;
   }
   if (fs::is_directory(own)) {
     if (is_unpack_root(item.path(), unpack_root)) return std::nullopt;
-    return Entry{EntryKind::folder, utf8::make_valid(name), item.path()};
+    return Entry{EntryKind::folder, common::utf8::make_valid(name), item.path()};
   }
   if (fs::is_regular_file(own)) {
     if (const auto by_name = kind_by_name(name)) {
-      return Entry{by_name->first, utf8::make_valid(by_name->second), item.path()};
+      return Entry{by_name->first, common::utf8::make_valid(by_name->second), item.path()};
     }
   }
   return std::nullopt;

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "utf8.hpp"
+#include "common/utf8.hpp"
 #include "wording.hpp"
 
 namespace fs = std::filesystem;
@@ -46,7 +46,7 @@ std::string too_large(const std::string& name, std::uint64_t size, const Limits&
 
 // The offset of the first byte that makes `text` not text: a NUL or invalid UTF-8.
 std::optional<std::size_t> first_binary_byte(std::string_view text) {
-  std::optional<std::size_t> at = utf8::first_invalid(text);
+  std::optional<std::size_t> at = common::utf8::first_invalid(text);
   const std::size_t nul = text.find('\0');
   if (nul != std::string_view::npos && (!at || nul < *at)) at = nul;
   return at;

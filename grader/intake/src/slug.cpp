@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "utf8.hpp"
+#include "common/utf8.hpp"
 
 namespace intake {
 namespace {
@@ -129,7 +129,7 @@ std::string slugify(std::string_view student) {
   bool pending_separator = false;
   char32_t c = 0;
   for (std::size_t i = 0; i < student.size();) {
-    const std::size_t length = utf8::decode(student, i, c);
+    const std::size_t length = common::utf8::decode(student, i, c);
     char one[2] = {0, 0};
     const char* ascii = length == 0 ? nullptr : ascii_for(c, one);
     i += length == 0 ? 1 : length;

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "utf8.hpp"
+#include "common/utf8.hpp"
 
 namespace intake::wording {
 
@@ -18,11 +18,11 @@ std::string bytes(std::uint64_t count) {
 }
 
 std::string one_line(std::string_view text, std::size_t max_bytes) {
-  const std::string valid = utf8::make_valid(text);
+  const std::string valid = common::utf8::make_valid(text);
   std::string out;
   char32_t code_point = 0;
   for (std::size_t i = 0; i < valid.size();) {
-    const std::size_t length = utf8::decode(valid, i, code_point);
+    const std::size_t length = common::utf8::decode(valid, i, code_point);
     if (out.size() + length > max_bytes) {
       out += "\u2026";
       break;

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "slug.hpp"
-#include "utf8.hpp"
 #include "wording.hpp"
 
 namespace intake {
@@ -16,22 +15,6 @@ bool slug_chars_only(const std::string& slug) {
     if (!ok) return false;
   }
   return true;
-}
-
-TEST(Utf8, FindsTheFirstInvalidByte) {
-  EXPECT_EQ(utf8::first_invalid("Zo\u00eb \u674e\u96f7 \U0001F680"), std::nullopt);
-  EXPECT_EQ(utf8::first_invalid("ab\xff"), 2u);
-  EXPECT_EQ(utf8::first_invalid("a\xc0\xaf"), 1u);       // overlong '/'
-  EXPECT_EQ(utf8::first_invalid("ab\xed\xa0\x80"), 2u);  // a surrogate
-  EXPECT_EQ(utf8::first_invalid("abc\xe2\x82"), 3u);     // cut short
-}
-
-TEST(Utf8, ReplacesEachBadByteWithTheReplacementCharacter) {
-  EXPECT_EQ(utf8::make_valid("Zo\u00eb"), "Zo\u00eb");
-  EXPECT_EQ(utf8::make_valid("a\xff"
-                             "b\xc0\xaf"),
-            "a\uFFFD"
-            "b\uFFFD\uFFFD");
 }
 
 TEST(Slug, KeepsLettersAndDigitsAndJoinsWordsWithDashes) {

@@ -1,6 +1,6 @@
-#include "utf8.hpp"
+#include "common/utf8.hpp"
 
-namespace intake::utf8 {
+namespace common::utf8 {
 
 std::size_t decode(std::string_view text, std::size_t i, char32_t& code_point) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
@@ -57,4 +57,25 @@ std::string make_valid(std::string_view text) {
   return out;
 }
 
-}  // namespace intake::utf8
+std::size_t code_points(std::string_view text) {
+  std::size_t count = 0;
+  for (const char c : text) count += starts_code_point(c) ? 1 : 0;
+  return count;
+}
+
+std::size_t boundary_at_most(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text.size();
+  std::size_t cut = max_bytes;
+  while (cut > 0 && !starts_code_point(text[cut])) --cut;
+  return cut;
+}
+
+std::size_t bytes_of_first(std::string_view text, std::size_t max_chars) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (starts_code_point(text[i]) && chars++ == max_chars) return i;
+  }
+  return text.size();
+}
+
+}  // namespace common::utf8

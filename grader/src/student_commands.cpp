@@ -1,0 +1,51 @@
+#include "student_commands.hpp"
+
+namespace grader {
+
+StudentCommands::StudentCommands(CLI::App& app)
+    : report_cmd_(
+          app.add_subcommand("report", "Render a lab's result records as one HTML grade report")),
+      run_cmd_(app.add_subcommand(
+          "run",
+          "Run one check of a lab program as ctest does: its record from the grader channel, "
+          "judged as labgrade batch judges it, written to --results")),
+      verdict_cmd_(app.add_subcommand(
+          "verdict", "Show one check's output and verdict from a `labgrade run` of every check")) {
+  report_cmd_->add_option("--spec", report_.spec, "The lab's spec.json")
+      ->required()
+      ->check(CLI::ExistingFile);
+  report_cmd_->add_option("--results", report_.results_dir, "Folder of result records (*.json)")
+      ->required();
+  report_cmd_->add_option("--out", report_.out, "The HTML file to write")->required();
+  report_cmd_->add_option("--kernel-source", report_.kernel_source,
+                          "Which kernel.cu was graded (shown in the report)");
+  report_cmd_->add_option("--handout", report_.handout, "The lab's handout (shown in the report)");
+  report_cmd_->add_option("--student", report_.student, "Student name (batch grading)");
+  report_cmd_->add_option("--summary", report_.summary_file,
+                          "Also write the one-line summary to this file");
+
+  run_cmd_->add_option("--spec", run_.spec, "The lab's spec.json")
+      ->required()
+      ->check(CLI::ExistingFile);
+  run_cmd_->add_option("--results", run_.results_dir, "Folder of result records")->required();
+  run_cmd_->add_option("--check", run_.check,
+                       "The check id, e.g. CopyMatrix.Correctness (default: every check, in one "
+                       "run of the program)");
+  run_cmd_->add_option("--timeout", run_.timeout_s, "Seconds before the check is stopped")
+      ->check(CLI::PositiveNumber);
+  run_cmd_->add_option("command", run_.command, "The lab program and its arguments (after --)")
+      ->required();
+
+  verdict_cmd_->add_option("--results", verdict_.results_dir, "Folder of result records")
+      ->required();
+  verdict_cmd_->add_option("--check", verdict_.check, "The check id")->required();
+}
+
+std::optional<int> StudentCommands::run() const {
+  if (report_cmd_->parsed()) return report_command(report_);
+  if (run_cmd_->parsed()) return run_check_command(run_);
+  if (verdict_cmd_->parsed()) return verdict_command(verdict_);
+  return std::nullopt;
+}
+
+}  // namespace grader

@@ -1,0 +1,31 @@
+// The subcommands ctest runs for a lab on a student's machine: `run` (the lab program through the
+// runner and verdict table), `verdict` (one check's part of that run) and `report` (the HTML
+// report). Declared once here and offered by two programs: labcheck, the small program a
+// student's `make labN` builds for ctest, and labgrade, the instructor's tool, which has them too.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+
+#include "report_command.hpp"
+#include "run_command.hpp"
+
+namespace grader {
+
+class StudentCommands {
+ public:
+  explicit StudentCommands(CLI::App& app);
+  // The exit status of the chosen command; nullopt when none of these was chosen.
+  std::optional<int> run() const;
+
+ private:
+  CLI::App* report_cmd_;
+  CLI::App* run_cmd_;
+  CLI::App* verdict_cmd_;
+  ReportOptions report_;
+  RunOptions run_;
+  VerdictOptions verdict_;
+};
+
+}  // namespace grader
