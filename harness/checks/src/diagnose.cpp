@@ -16,11 +16,8 @@
 #include "harness/diagnose.hpp"
 
 namespace harness::rules {
-namespace {
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-}  // namespace
 
 bool same_output(Values a, Values b) {
   if (a.size() != b.size()) return false;

@@ -15,6 +15,9 @@ namespace harness::rules {
 
 using Values = Floats;
 
+// Are the two floats the same bits?
+bool same_bits(float a, float b);
+
 // Are the two outputs the same, bit for bit (any NaN equal to any NaN)?
 bool same_output(Values a, Values b);
 
