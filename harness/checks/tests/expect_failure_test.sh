@@ -1,5 +1,5 @@
 #!/bin/sh
-# expect_failure.sh's diagnosis assertion on a fake lab program (harness/tests/fake_lab_program.sh)
+# expect_failure.sh's diagnosis assertion on a fake lab program (harness/checks/tests/fake_lab_program.sh)
 # that fails check A.B with the diagnosis last_tile_skipped. No GPU needed.
 #   expect_failure_test.sh <expect_failure.sh> <fake_lab_program.sh>
 script=$1 fake=$2
