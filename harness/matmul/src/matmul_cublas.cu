@@ -77,6 +77,8 @@ class Cublas {
 #else
 // The CPU emulation has no cuBLAS: its stand-in is a plain FP32 product on the CPU (device
 // memory is host memory there). Only the speed checks call it, and those are not measured.
+// Deliberately the GPU class's shape (get() and sgemm_row_major, the same singleton): one class
+// per backend, so that the code below does not know which it has.
 class Cublas {
  public:
   static Cublas& get() {
