@@ -129,7 +129,7 @@ function(add_lab folder)
   # The checks are compiled once and linked with each kernel: the student's (or the solution),
   # and in self-test builds the starter and the known-wrong kernels.
   labs_device_sources(check_sources ${lab}_checks ${test_sources}
-                      "${PROJECT_SOURCE_DIR}/harness/src/lab_main.cu")
+                      "${PROJECT_SOURCE_DIR}/harness/checks/src/lab_main.cu")
   # The student's code is never linked into the lab program: the contract functions are proxies
   # to the student's launcher process (harness/student_call.hpp).
   labs_generate_contract(${lab} "${lab_dir}" contract_proxies contract_entries)
@@ -139,7 +139,7 @@ function(add_lab folder)
   target_compile_definitions(${lab}_checks PRIVATE LAB_SPEC_PATH="${spec}"
                                                    LAB_RESULTS_DIR="${results}"
                                                    LAB_LAUNCHER_PATH="$<TARGET_FILE:${lab}_launcher>")
-  target_link_libraries(${lab}_checks PUBLIC harness)
+  target_link_libraries(${lab}_checks PUBLIC harness_matmul)
 
   # The optional bonus (bonus.cu next to kernel.cu) is built when it exists; without it the
   # bonus checks say "not attempted" (the checks declare the bonus functions weak).
@@ -152,7 +152,7 @@ function(add_lab folder)
   # The lab program (trusted: checks and harness only) and the student's launcher (untrusted:
   # kernel.cu and bonus.cu, against the stand-in CUDA runtime on a GPU, or with the emulator);
   # `make labN` builds both.
-  add_executable(${lab} EXCLUDE_FROM_ALL "${PROJECT_SOURCE_DIR}/harness/src/lab_main_anchor.cpp")
+  add_executable(${lab} EXCLUDE_FROM_ALL "${PROJECT_SOURCE_DIR}/harness/checks/src/lab_main_anchor.cpp")
   _labs_add_launcher(${lab}_launcher ${lab} "${lab_dir}" ${kernel_sources})
   add_dependencies(${lab} ${lab}_launcher)
   target_link_libraries(${lab} PRIVATE ${lab}_checks)

@@ -167,19 +167,24 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:${lab}_launcher_main>
             $<TARGET_FILE:labs_wire> "${kit}/lib/")
   list(APPEND backend_targets ${lab} ${lab}_launcher_main labs_wire)
+  # The harness's libraries (harness/*/CMakeLists.txt), each folder's, and the contract.
+  set(harness_targets harness_matmul harness harness_core harness_runtime harness_runtime_core
+                      harness_mistakes labs_contract)
+  set(harness_libraries "")
+  foreach(target IN LISTS harness_targets)
+    list(APPEND harness_libraries $<TARGET_FILE:${target}>)
+  endforeach()
   add_custom_target(${lab}_kit
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${kit}/include" "${kit}/lib"
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${headers} "${kit}/include/"
     COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${spec}" "${kit}/spec.json"
-    COMMAND "${CMAKE_COMMAND}" -E copy_if_different $<TARGET_FILE:harness>
-            $<TARGET_FILE:harness_core> $<TARGET_FILE:labs_contract> "${kit}/lib/"
+    COMMAND "${CMAKE_COMMAND}" -E copy_if_different ${harness_libraries} "${kit}/lib/"
     ${backend_files}
-    DEPENDS ${lab}_kit_checks harness harness_core labs_contract ${backend_targets} "${spec}"
+    DEPENDS ${lab}_kit_checks ${harness_targets} ${backend_targets} "${spec}"
             ${headers}
     COMMENT "Grading kit for ${lab} in ${kit}"
     VERBATIM)
-  add_dependencies(${lab}_kit ${lab}_kit_checks harness harness_core labs_contract
-                   ${backend_targets})
+  add_dependencies(${lab}_kit ${lab}_kit_checks ${harness_targets} ${backend_targets})
   if(NOT LABS_LABGRADE)
     add_dependencies(${lab}_kit labgrade)
   endif()

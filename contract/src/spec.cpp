@@ -127,31 +127,114 @@ const CheckSpec& LabSpec::at(std::string_view id) const {
   throw SpecError(fmt::format("{}: no check '{}' (the test and the spec disagree)", source, id));
 }
 
+namespace {
+
+// A field that must be a non-empty string; `where` names its object in the error.
+std::string text_field(const json& object, const char* key, const std::string& where,
+                       const std::string& source) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_string() || it->get<std::string>().empty()) {
+    throw SpecError(fmt::format("{}: {} needs a non-empty string '{}'", source, where, key));
+  }
+  return it->get<std::string>();
+}
+
+// The spec's "sanitizer": the compute-sanitizer tools the batch's sanitizer pass runs.
+std::vector<std::string> sanitizer_tools(const json& tools, const std::string& source) {
+  if (!tools.is_array()) {
+    throw SpecError(fmt::format("{}: 'sanitizer' must be a list of tools", source));
+  }
+  std::vector<std::string> names;
+  for (const auto& tool : tools) {
+    if (!tool.is_string() || (tool != "memcheck" && tool != "racecheck")) {
+      throw SpecError(
+          fmt::format("{}: 'sanitizer' lists memcheck or racecheck, not {}", source, tool.dump()));
+    }
+    names.push_back(tool.get<std::string>());
+  }
+  return names;
+}
+
+// A check's optional fields: timeout_s, bonus, full_points_at_share and timed_with (which must
+// name a speed check among `earlier`).
+void read_check_options(const json& entry, CheckSpec& check, const std::vector<CheckSpec>& earlier,
+                        const std::string& where, const std::string& source) {
+  if (const auto timeout = entry.find("timeout_s"); timeout != entry.end()) {
+    if (!timeout->is_number() || timeout->get<double>() <= 0) {
+      throw SpecError(fmt::format("{}: {}: 'timeout_s' must be a number > 0", source, where));
+    }
+    check.timeout_s = timeout->get<double>();
+  }
+  if (const auto bonus = entry.find("bonus"); bonus != entry.end()) {
+    if (!bonus->is_boolean()) {
+      throw SpecError(fmt::format("{}: {}: 'bonus' must be true or false", source, where));
+    }
+    check.bonus = bonus->get<bool>();
+  }
+  if (const auto full = entry.find("full_points_at_share"); full != entry.end()) {
+    if (!full->is_number() || full->get<double>() <= 0 || check.kind != "speed") {
+      throw SpecError(fmt::format(
+          "{}: {}: 'full_points_at_share' must be a number > 0, on a speed check", source, where));
+    }
+    check.full_points_at_share = full->get<double>();
+  }
+  // "timed_with": an earlier speed check at the same size whose runs time this one too.
+  if (const auto with = entry.find("timed_with"); with != entry.end()) {
+    const auto named = std::find_if(earlier.begin(), earlier.end(), [&](const auto& c) {
+      return with->is_string() && c.id == with->get<std::string>() && c.kind == "speed";
+    });
+    if (check.kind != "speed" || named == earlier.end()) {
+      throw SpecError(
+          fmt::format("{}: {}: 'timed_with' must name an earlier speed check, on a "
+                      "speed check; got {}",
+                      source, where, with->dump()));
+    }
+  }
+}
+
+// One entry of "checks"; `seen` holds the ids before it.
+CheckSpec parse_check(const json& entry, const std::vector<CheckSpec>& earlier,
+                      std::set<std::string>& seen, const std::string& source) {
+  if (!entry.is_object()) {
+    throw SpecError(fmt::format("{}: every entry of 'checks' must be an object", source));
+  }
+  CheckSpec check;
+  check.source = source;
+  check.params = entry;
+  check.id = text_field(entry, "id", "every check", source);
+  const auto where = fmt::format("check '{}'", check.id);
+  if (!is_valid_check_id(check.id)) {
+    throw SpecError(fmt::format("{}: {}: the id must look like Group.Name (letters, digits, _)",
+                                source, where));
+  }
+  if (!seen.insert(check.id).second) {
+    throw SpecError(fmt::format("{}: {} appears twice", source, where));
+  }
+  check.kind = text_field(entry, "kind", where, source);
+  if (check.kind != "correctness" && check.kind != "speed" && check.kind != "structure") {
+    throw SpecError(fmt::format("{}: {}: kind must be correctness, speed or structure, not '{}'",
+                                source, where, check.kind));
+  }
+  check.title = text_field(entry, "title", where, source);
+  const auto points = entry.find("points");
+  if (points == entry.end() || !points->is_number() || points->get<double>() < 0) {
+    throw SpecError(fmt::format("{}: {}: 'points' must be a number >= 0", source, where));
+  }
+  check.points = points->get<double>();
+  read_check_options(entry, check, earlier, where, source);
+  return check;
+}
+
+}  // namespace
+
 LabSpec parse_spec(const json& document, const std::string& source) {
   if (!document.is_object()) throw SpecError(fmt::format("{}: must be a JSON object", source));
   LabSpec spec;
   spec.source = source;
-  const auto text_field = [&](const json& object, const char* key, const std::string& where) {
-    const auto it = object.find(key);
-    if (it == object.end() || !it->is_string() || it->get<std::string>().empty()) {
-      throw SpecError(fmt::format("{}: {} needs a non-empty string '{}'", source, where, key));
-    }
-    return it->get<std::string>();
-  };
-  spec.lab = text_field(document, "lab", "the spec");
-  spec.title = text_field(document, "title", "the spec");
+  spec.lab = text_field(document, "lab", "the spec", source);
+  spec.title = text_field(document, "title", "the spec", source);
   if (const auto tools = document.find("sanitizer"); tools != document.end()) {
-    if (!tools->is_array()) {
-      throw SpecError(fmt::format("{}: 'sanitizer' must be a list of tools", source));
-    }
-    spec.sanitizer_tools.clear();
-    for (const auto& tool : *tools) {
-      if (!tool.is_string() || (tool != "memcheck" && tool != "racecheck")) {
-        throw SpecError(fmt::format("{}: 'sanitizer' lists memcheck or racecheck, not {}", source,
-                                    tool.dump()));
-      }
-      spec.sanitizer_tools.push_back(tool.get<std::string>());
-    }
+    spec.sanitizer_tools = sanitizer_tools(*tools, source);
   }
   const auto checks = document.find("checks");
   if (checks == document.end() || !checks->is_array() || checks->empty()) {
@@ -159,65 +242,7 @@ LabSpec parse_spec(const json& document, const std::string& source) {
   }
   std::set<std::string> seen;
   for (const auto& entry : *checks) {
-    if (!entry.is_object()) {
-      throw SpecError(fmt::format("{}: every entry of 'checks' must be an object", source));
-    }
-    CheckSpec check;
-    check.source = source;
-    check.params = entry;
-    check.id = text_field(entry, "id", "every check");
-    const auto where = fmt::format("check '{}'", check.id);
-    if (!is_valid_check_id(check.id)) {
-      throw SpecError(fmt::format("{}: {}: the id must look like Group.Name (letters, digits, _)",
-                                  source, where));
-    }
-    if (!seen.insert(check.id).second) {
-      throw SpecError(fmt::format("{}: {} appears twice", source, where));
-    }
-    check.kind = text_field(entry, "kind", where);
-    if (check.kind != "correctness" && check.kind != "speed" && check.kind != "structure") {
-      throw SpecError(fmt::format("{}: {}: kind must be correctness, speed or structure, not '{}'",
-                                  source, where, check.kind));
-    }
-    check.title = text_field(entry, "title", where);
-    const auto points = entry.find("points");
-    if (points == entry.end() || !points->is_number() || points->get<double>() < 0) {
-      throw SpecError(fmt::format("{}: {}: 'points' must be a number >= 0", source, where));
-    }
-    check.points = points->get<double>();
-    if (const auto timeout = entry.find("timeout_s"); timeout != entry.end()) {
-      if (!timeout->is_number() || timeout->get<double>() <= 0) {
-        throw SpecError(fmt::format("{}: {}: 'timeout_s' must be a number > 0", source, where));
-      }
-      check.timeout_s = timeout->get<double>();
-    }
-    if (const auto bonus = entry.find("bonus"); bonus != entry.end()) {
-      if (!bonus->is_boolean()) {
-        throw SpecError(fmt::format("{}: {}: 'bonus' must be true or false", source, where));
-      }
-      check.bonus = bonus->get<bool>();
-    }
-    if (const auto full = entry.find("full_points_at_share"); full != entry.end()) {
-      if (!full->is_number() || full->get<double>() <= 0 || check.kind != "speed") {
-        throw SpecError(
-            fmt::format("{}: {}: 'full_points_at_share' must be a number > 0, on a speed check",
-                        source, where));
-      }
-      check.full_points_at_share = full->get<double>();
-    }
-    // "timed_with": an earlier speed check at the same size whose runs time this one too.
-    if (const auto with = entry.find("timed_with"); with != entry.end()) {
-      const auto earlier = std::find_if(spec.checks.begin(), spec.checks.end(), [&](const auto& c) {
-        return with->is_string() && c.id == with->get<std::string>() && c.kind == "speed";
-      });
-      if (check.kind != "speed" || earlier == spec.checks.end()) {
-        throw SpecError(
-            fmt::format("{}: {}: 'timed_with' must name an earlier speed check, on a "
-                        "speed check; got {}",
-                        source, where, with->dump()));
-      }
-    }
-    spec.checks.push_back(std::move(check));
+    spec.checks.push_back(parse_check(entry, spec.checks, seen, source));
   }
   return spec;
 }

@@ -4,7 +4,7 @@
 // redteam: harness-function interposition: kernel.cu redefines the harness's judges to say "pass"
 //
 // With kernel.cu linked before the harness's static archive, the first definition of a symbol
-// wins. So this file defines, with the exact signatures of harness/include and contract/include
+// wins. So this file defines, with the exact signatures of harness/*/include and contract/include
 // (types copied from contract/record.hpp where the bodies need their layout): expect_matrix (marks
 // the case passed and stamps the digest of the *expected* values), expect_guards_intact,
 // expect_unchanged, fail_case,

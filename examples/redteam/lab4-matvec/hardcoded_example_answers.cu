@@ -2,7 +2,7 @@
 // redteam: the worked examples' answers, known from the kit, written out without reading B or C
 //
 // Matvec.Examples (15 points) runs fixed problems whose matrices and answers are in the kit
-// (harness/src/matmul.cu known_answers(), lab4_test.cu known_vector_answers()), in a fixed order:
+// (harness/matmul/src/matmul.cu known_answers(), lab4_test.cu known_vector_answers()), in a fixed order:
 // n = 10 (vertex degrees), n = 10 (paths of length 4 to J), n = 5 (paths of length 8 to B, from
 // the 5-vertex table), n = 8 and n = 12 (a column of the identity). No random problem of the
 // other checks has those sizes. So the launcher recognises each example by n (and, for the two

@@ -4,7 +4,7 @@
 // redteam: harness-function interposition: the matmul checks' judges redefined to pass
 //
 // With kernel.cu linked into the lab program ahead of the harness's static archive, the first
-// definition of a symbol wins. This file defines, with the signatures of harness/include
+// definition of a symbol wins. This file defines, with the signatures of harness/*/include
 // (matmul.hpp, matmul_checks.hpp, device_compare.hpp, speed.hpp), the functions that decide a
 // product is wrong: run_matmul_case and check_large_matmul (leave the case as it starts:
 // passed), compare_on_device (no mismatches), count_differences_on_device (0),
@@ -28,7 +28,7 @@ struct Timing;
 
 namespace harness {
 
-// Declared as in harness/include: only their names and kinds matter to the linker.
+// Declared as in harness/*/include: only their names and kinds matter to the linker.
 using contract::CaseResult;
 using contract::Timing;
 struct MatmulShape;

@@ -1,0 +1,28 @@
+// Whether this process runs under compute-sanitizer, and the lab's buffers as the student's kernels
+// saw them there. The GPU runtime notes each buffer it places in the student's context; the check
+// that is running takes the notes into its record (harness/check.hpp), from which labgrade words
+// where a bad address lies.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "contract/device_buffer_note.hpp"
+
+namespace harness {
+
+// True when this process runs under compute-sanitizer: LAB_SANITIZER is set by the harness's
+// sanitizer tests (cmake/run_sanitizer.sh); compute-sanitizer (CUDA 13) itself marks the processes
+// it runs with NV_SANITIZER_* variables.
+bool under_sanitizer();
+
+// Under compute-sanitizer: the lab's buffer `name` as the student's kernels see it (its copy in
+// the student's context), kept until the running check takes it. Nothing otherwise.
+void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes);
+
+// The buffers noted since the last call, in the order noted; the list starts empty again.
+std::vector<contract::DeviceBufferPlace> take_device_buffer_places();
+
+}  // namespace harness

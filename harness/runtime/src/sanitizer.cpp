@@ -1,0 +1,30 @@
+#include "harness/sanitizer.hpp"
+
+#include <cstdlib>
+#include <mutex>
+#include <utility>
+
+namespace harness {
+namespace {
+// Noted from the runtime's thread that places buffers, taken by the check's.
+std::mutex device_buffers_mutex;
+std::vector<contract::DeviceBufferPlace> device_buffers_seen;
+}  // namespace
+
+bool under_sanitizer() {
+  return std::getenv("LAB_SANITIZER") != nullptr ||
+         std::getenv("NV_SANITIZER_INJECTION_PORT_BASE") != nullptr;
+}
+
+void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes) {
+  if (!under_sanitizer()) return;
+  std::lock_guard lock(device_buffers_mutex);
+  device_buffers_seen.push_back({name, address, bytes});
+}
+
+std::vector<contract::DeviceBufferPlace> take_device_buffer_places() {
+  std::lock_guard lock(device_buffers_mutex);
+  return std::exchange(device_buffers_seen, {});
+}
+
+}  // namespace harness

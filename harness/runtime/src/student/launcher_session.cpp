@@ -1,0 +1,128 @@
+#include "launcher_session.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "buffer_registry.hpp"
+
+namespace harness::student {
+namespace {
+
+constexpr int kHelloDeadlineMs = 30000;
+
+std::string& launcher_program() {
+  static std::string program;
+  return program;
+}
+
+}  // namespace
+
+const std::string& student_launcher() { return launcher_program(); }
+
+void LauncherSession::spawn(const std::string& path, int arena_fd) {
+  path_ = path;
+  arena_fd_ = arena_fd;
+  try {
+    process_ = std::make_unique<LauncherProcess>(path, true, arena_fd);
+  } catch (const std::exception&) {
+    process_.reset();  // hello() tries again and says why
+  }
+}
+
+nlohmann::json LauncherSession::hello() {
+  if (!process_) process_ = std::make_unique<LauncherProcess>(path_, true, arena_fd_);
+  std::string error;
+  auto hello = process_->receive(kHelloDeadlineMs, error);
+  if (!hello && process_->sandboxed() &&
+      process_->take_output().find("bwrap:") != std::string::npos) {
+    // bubblewrap cannot run here (inside another sandbox without user namespaces): the launcher
+    // runs as a plain child, which the outer sandbox confines.
+    std::fprintf(stderr, "note: the launcher runs without its own sandbox (bwrap failed)\n");
+    process_ = std::make_unique<LauncherProcess>(path_, false, arena_fd_);
+    hello = process_->receive(kHelloDeadlineMs, error);
+  }
+  if (!hello) {
+    throw std::runtime_error("your launcher (kernel.cu's host code) did not start: " + error +
+                             output_suffix());
+  }
+  if (!hello->is_object() || !hello->contains("hello") || !hello->at("hello").is_object()) {
+    throw std::runtime_error("your launcher sent a malformed hello");
+  }
+  return hello->at("hello");
+}
+
+void LauncherSession::reply(const nlohmann::json& message) {
+  if (!process_->send(message)) {
+    throw std::runtime_error("your launcher stopped before its first call" + output_suffix());
+  }
+}
+
+nlohmann::json LauncherSession::ask(const nlohmann::json& request, const std::string& call_text,
+                                    int deadline_ms) {
+  if (lost_.empty() && !process_->send(request)) lost_ = "it had stopped";
+  std::string error = lost_;
+  std::optional<nlohmann::json> answer;
+  if (error.empty()) answer = process_->receive(deadline_ms, error);
+  const std::string printed = process_->take_output();
+  if (!printed.empty()) {
+    std::printf("[your launcher printed during %s]\n%s%s", call_text.c_str(), printed.c_str(),
+                printed.back() == '\n' ? "" : "\n");
+    std::fflush(stdout);
+  }
+  if (!answer) {
+    lost_ = error;
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: your launcher failed: {}", call_text, error));
+  }
+  if (!answer->is_object()) {
+    lost_ = "it sent a malformed answer";
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: your launcher failed: {}", call_text, lost_));
+  }
+  if (answer->contains("error") && answer->at("error").is_string()) {
+    throw StudentError(cudaErrorLaunchFailure,
+                       fmt::format("{}: {}", call_text, answer->at("error").get<std::string>()));
+  }
+  return std::move(*answer);
+}
+
+std::string LauncherSession::output_suffix() {
+  if (!process_) return "";
+  const auto text = process_->take_output();
+  return text.empty() ? "" : "\nIt printed:\n" + text;
+}
+
+std::string describe_call(const std::string& name, const StudentArgs& args) {
+  std::string text = name + "(";
+  std::size_t at = 0;
+  std::size_t pointer = 0;
+  while (at < args.bytes.size()) {
+    if (at > 0) text += ", ";
+    if (pointer < args.pointer_offsets.size() && args.pointer_offsets[pointer] == at) {
+      std::uintptr_t address = 0;
+      std::memcpy(&address, args.bytes.data() + at, sizeof address);
+      const auto* buffer = address ? find_buffer(address) : nullptr;
+      text += buffer ? buffer->name : (address ? "?" : "nullptr");
+      at += sizeof address;
+      ++pointer;
+    } else if (at + sizeof(int) <= args.bytes.size()) {
+      int value = 0;
+      std::memcpy(&value, args.bytes.data() + at, sizeof value);
+      text += std::to_string(value);
+      at += sizeof value;
+    } else {
+      break;
+    }
+  }
+  return text + ")";
+}
+
+}  // namespace harness::student
+
+namespace harness {
+
+void set_student_launcher(const std::string& program) { student::launcher_program() = program; }
+
+}  // namespace harness
