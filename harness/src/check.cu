@@ -22,6 +22,10 @@ namespace harness {
 namespace {
 std::mutex device_buffers_mutex;
 std::vector<contract::DeviceBufferPlace> device_buffers_seen;
+// The emulator's reports of accesses outside the memory a kernel was given, in the running check
+// (note_memory_error).
+std::mutex memory_errors_mutex;
+std::vector<std::string> memory_errors_seen;
 }  // namespace
 
 namespace {
@@ -135,6 +139,7 @@ CheckRecord Check::finish(double duration_s) {
   }
   record_.max_points = spec_.points;
   decide_verdict();
+  apply_memory_errors();
   record_.points = points_for(spec_, record_.verdict, record_.fraction);
   if (record_.verdict != Verdict::fail) record_.diagnosis.reset();
   if (record_.verdict == Verdict::fail && !record_.diagnosis) {
@@ -149,6 +154,32 @@ CheckRecord Check::finish(double duration_s) {
     break;
   }
   return record_;
+}
+
+// As the batch's memory pass on a GPU (grader/batch/src/sanitize_step.cpp): a correctness check
+// that earned something fails with the first finding; one already failed keeps its own reason,
+// the finding is a note. Other kinds of check are not judged by it, as on a GPU.
+void Check::apply_memory_errors() {
+  std::vector<std::string> errors;
+  {
+    std::lock_guard lock(memory_errors_mutex);
+    errors.swap(memory_errors_seen);
+  }
+  if (errors.empty() || spec_.kind != "correctness") return;
+  const std::string words = fmt::format(
+      "{} in your kernel (the results can look right, but the "
+      "code is wrong): {}",
+      kEmulatedMemcheckWords, errors.front());
+  if (record_.verdict == Verdict::pass ||
+      (record_.verdict == Verdict::fail && record_.fraction > 0)) {
+    record_.verdict = Verdict::fail;
+    record_.fraction = 0;
+    record_.diagnosis.reset();
+    record_.reason = words;
+  } else {
+    record_.notes.push_back(words);
+  }
+  for (std::size_t i = 1; i < errors.size(); ++i) record_.notes.push_back(errors[i]);
 }
 
 void Check::decide_verdict() {
@@ -317,6 +348,12 @@ void note_device_buffer(const std::string& name, std::uint64_t address, std::siz
   if (!under_sanitizer()) return;
   std::lock_guard lock(device_buffers_mutex);
   device_buffers_seen.push_back({name, address, bytes});
+}
+
+void note_memory_error(const std::string& words) {
+  std::lock_guard lock(memory_errors_mutex);
+  // One call's report each, a few at most: the first is the reason, the rest notes.
+  if (memory_errors_seen.size() < 3) memory_errors_seen.push_back(words);
 }
 
 bool sanitizer_first_case_only() {

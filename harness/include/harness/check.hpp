@@ -77,6 +77,7 @@ class Check {
 
  private:
   void decide_verdict();
+  void apply_memory_errors();  // note_memory_error's reports, after the verdict
 
   const CheckSpec& spec_;
   CheckRecord record_;
@@ -110,6 +111,14 @@ bool sanitizer_first_case_only();
 // the student's context). The check that is running records it as a note
 // (contract/device_buffer_note.hpp), from which labgrade words where a bad address lies.
 void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes);
+
+// Under the CPU emulation: the emulator's report of an access of the student's kernel outside
+// the memory it was given (emu::describe, from the launcher). The running check fails with it
+// when it would have earned something, as the batch's memcheck pass fails it on a GPU.
+void note_memory_error(const std::string& words);
+// How such a failure's reason begins.
+inline constexpr const char* kEmulatedMemcheckWords =
+    "the CPU emulation found an access outside the memory it was given";
 
 // True (with a note on the check) when the case `label` of `multiply_adds` is left out because
 // it would be too slow under compute-sanitizer.
