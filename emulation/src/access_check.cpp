@@ -3,6 +3,7 @@
 // (grader/batch/src/sanitizer_report.cpp), kept until the launcher takes it.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <mutex>
 
 #include "block_runner.hpp"
@@ -69,9 +70,11 @@ std::string place_text(const std::string& name, const char* begin, std::uint64_t
 struct Reports {
   std::mutex mutex;
   std::optional<MemoryError> first;
-  std::uint64_t first_launch = 0;
-  std::uint64_t first_block = 0;
-  long long count = 0;
+  // (launch << 40 | block) of the first; a report of a later or equal one is only counted. A
+  // kernel whose every access is bad stays cheap: one report a block is worded.
+  std::atomic<std::uint64_t> first_key{kNoReport};
+  std::atomic<long long> count{0};
+  static constexpr std::uint64_t kNoReport = ~std::uint64_t{0};
 };
 
 Reports& reports() {
@@ -80,16 +83,19 @@ Reports& reports() {
 }
 
 // The first bad access of the earliest launch, in its lowest block (blocks run in parallel, the
-// threads of one block in the schedule's order): the same report at every run.
-void report(const AccessSite& site, std::size_t size, std::string place) {
+// threads of one block in the schedule's order): the same report at every run. `place` words
+// where the access lies, only when it is kept.
+template <class Place>
+void report(const AccessSite& site, std::size_t size, const Place& place) {
   const BlockRunner* runner = BlockRunner::active();
   if (!runner) return;
   auto& r = reports();
+  r.count.fetch_add(1, std::memory_order_relaxed);
+  const std::uint64_t key =
+      (runner->launch_number() << 40) | (runner->block_linear() & ((std::uint64_t{1} << 40) - 1));
+  if (key >= r.first_key.load(std::memory_order_relaxed)) return;
   std::lock_guard lock(r.mutex);
-  ++r.count;
-  const std::uint64_t launch = runner->launch_number();
-  const std::uint64_t block = runner->block_linear();
-  if (r.first && std::pair(launch, block) >= std::pair(r.first_launch, r.first_block)) return;
+  if (key >= r.first_key.load(std::memory_order_relaxed)) return;
   MemoryError error;
   error.file = short_file(site.file);
   error.line = site.line;
@@ -98,48 +104,51 @@ void report(const AccessSite& site, std::size_t size, std::string place) {
   error.block = blockIdx;
   error.write = site.access == Access::write;
   error.size = size;
-  error.place = std::move(place);
+  error.place = place();
   r.first = std::move(error);
-  r.first_launch = launch;
-  r.first_block = block;
+  r.first_key.store(key, std::memory_order_relaxed);
 }
 
 }  // namespace
 
 void report_global_access(const CheckedRegion& region, const void* address, std::size_t bytes,
                           const AccessSite& site) {
-  const auto length = static_cast<std::uint64_t>(region.end - region.begin);
-  report(site, bytes,
-         place_text(region.name, region.begin, length, static_cast<const char*>(address), bytes,
-                    true) +
-             holds(region.name, length, true));
+  report(site, bytes, [&] {
+    const auto length = static_cast<std::uint64_t>(region.end - region.begin);
+    return place_text(region.name, region.begin, length, static_cast<const char*>(address), bytes,
+                      true) +
+           holds(region.name, length, true);
+  });
 }
 
 void report_dynamic_shared_access(const void* address, std::size_t bytes, const AccessSite& site) {
-  const auto& bounds = access_bounds;
-  const auto given = static_cast<std::uint64_t>(bounds.dynamic_given - bounds.dynamic_begin);
-  const char* p = static_cast<const char*>(address);
-  const auto offset = static_cast<std::uint64_t>(p - bounds.dynamic_begin);
-  std::string place =
-      fmt::format("in shared memory at the dynamic shared memory + {}", bytes_text(offset));
-  if (offset < given) {
-    place += fmt::format(", running {} past the end of", bytes_text(offset + bytes - given));
-  } else if (offset == given) {
-    place += ", just past the end of";
-  } else {
-    place += fmt::format(", {} past the end of", bytes_text(offset - given));
-  }
-  place += fmt::format(" the dynamic shared memory the launch gave ({})", bytes_text(given));
-  report(site, bytes, std::move(place));
+  report(site, bytes, [&] {
+    const auto& bounds = access_bounds;
+    const auto given = static_cast<std::uint64_t>(bounds.dynamic_given - bounds.dynamic_begin);
+    const auto offset =
+        static_cast<std::uint64_t>(static_cast<const char*>(address) - bounds.dynamic_begin);
+    std::string place =
+        fmt::format("in shared memory at the dynamic shared memory + {}", bytes_text(offset));
+    if (offset < given) {
+      place += fmt::format(", running {} past the end of", bytes_text(offset + bytes - given));
+    } else if (offset == given) {
+      place += ", just past the end of";
+    } else {
+      place += fmt::format(", {} past the end of", bytes_text(offset - given));
+    }
+    return place +
+           fmt::format(" the dynamic shared memory the launch gave ({})", bytes_text(given));
+  });
 }
 
 void report_shared_access(const void* array, std::size_t array_bytes, const char* name, bool floats,
                           const void* address, std::size_t bytes, const AccessSite& site) {
-  report(site, bytes,
-         "in shared memory " +
-             place_text(name, static_cast<const char*>(array), array_bytes,
-                        static_cast<const char*>(address), bytes, floats) +
-             holds(name, array_bytes, floats));
+  report(site, bytes, [&] {
+    return "in shared memory " +
+           place_text(name, static_cast<const char*>(array), array_bytes,
+                      static_cast<const char*>(address), bytes, floats) +
+           holds(name, array_bytes, floats);
+  });
 }
 
 }  // namespace emu::detail
@@ -150,8 +159,9 @@ std::optional<MemoryError> take_memory_error() {
   auto& r = detail::reports();
   std::lock_guard lock(r.mutex);
   auto first = std::exchange(r.first, std::nullopt);
-  if (first) first->more = r.count - 1;
-  r.count = 0;
+  const long long count = r.count.exchange(0);
+  if (first) first->more = count - 1;
+  r.first_key = detail::Reports::kNoReport;
   return first;
 }
 
