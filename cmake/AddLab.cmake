@@ -372,6 +372,19 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
           LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
           ENVIRONMENT "${launcher_env}")
       endif()
+      if(LABS_EMULATION AND "memcheck" IN_LIST sanitizer_tools)
+        # No memcheck on the CPU: the emulator checks kernels' subscripts against their buffers
+        # (emulation/include/emu/access.hpp) and fails a correctness check an access outside
+        # happens in, with the line, as the batch's memory pass does on a GPU.
+        add_test(NAME ${lab}.must_fail.${name}.emulated_memcheck
+                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
+                         "${CMAKE_BINARY_DIR}/results/must_fail/${target}-memcheck"
+                         ${correctness_checks})
+        set_tests_properties(${lab}.must_fail.${name}.emulated_memcheck PROPERTIES
+          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
+          ENVIRONMENT
+            "${launcher_env};EXPECT_REASON=the CPU emulation found an access outside the memory")
+      endif()
       foreach(tool IN LISTS sanitizer_tools)
         if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
           add_test(NAME ${lab}.must_fail.${name}.${tool}

@@ -5,6 +5,7 @@
 # A check the run cannot judge (a speed check under the CPU emulation: "not measured") is listed
 # and left out; when no named check can be judged the test is skipped (77).
 #   expect_failure.sh [--any] LAB_EXE RESULTS_DIR CHECK...
+# With EXPECT_REASON="words", a named check counts as caught only if its record's reason holds them.
 # With EXPECT_DIAGNOSIS="id [other-id ...]" in the environment (from the kernel's "// diagnosis:"
 # lines) the records must also name the mistake: every named check that carries a diagnosis must
 # carry one of these ids, and at least one must carry the first.
@@ -71,6 +72,11 @@ for check in "$@"; do
   elif grep -q '^  "verdict": "not_measured"' "$record"; then
     echo "not judged: $check is not measured here ($(grep '^  "reason"' "$record"))"
     continue
+  elif grep -q '^  "verdict": "fail"' "$record" && [ -n "$EXPECT_REASON" ] &&
+    ! grep -qF "$EXPECT_REASON" "$record"; then
+    echo "NOT CAUGHT: $check failed, but its reason is not \"$EXPECT_REASON...\": $(grep '^  "reason"' "$record")"
+    missed=1
+    judged=$((judged + 1))
   elif grep -q '^  "verdict": "fail"' "$record"; then
     echo "caught: $check failed, as it must"
     caught=$((caught + 1))

@@ -10,6 +10,8 @@ table under the doc's "### labN" heading, names the checks its `// must-fail:` l
   same, speed not judged    ... and some named checks are speed checks (not measured)
   skipped: speed only       ... and every named check is a speed check: the test is skipped
   race: correctness check   only labN.must_fail.<kernel>.emulated_race (no sanitizer on the CPU)
+  memory: correctness check only labN.must_fail.<kernel>.emulated_memcheck (the emulator's bounds
+                            checks fail the correctness checks, as the GPU's memory pass does)
   not built                 nothing registered: the file says "// emulation: not built"
   not registered            nothing registered, for no reason the file gives
 
@@ -35,9 +37,10 @@ SAME = "same"
 SAME_SPEED = "same, speed not judged"
 SPEED_ONLY = "skipped: speed only"
 RACE = "race: correctness check"
+MEMORY = "memory: correctness check"
 NOT_BUILT = "not built"
 NOT_REGISTERED = "not registered"
-STATUSES = [SAME_SPEED, SAME, SPEED_ONLY, RACE, NOT_BUILT, NOT_REGISTERED]  # longest prefix first
+STATUSES = [SAME_SPEED, SAME, SPEED_ONLY, RACE, MEMORY, NOT_BUILT, NOT_REGISTERED]  # longest prefix first
 
 
 class Kernel:
@@ -74,13 +77,17 @@ class Kernel:
             return NOT_BUILT
         if self.checks:
             return self.judged_status()
-        return RACE if "racecheck" in self.sanitizer else NOT_REGISTERED
+        if "racecheck" in self.sanitizer:
+            return RACE
+        return MEMORY if "memcheck" in self.sanitizer else NOT_REGISTERED
 
     def emulation_from_tests(self, tests):
         if self.test in tests:
             return self.judged_status()
         if f"{self.test}.emulated_race" in tests:
             return RACE
+        if f"{self.test}.emulated_memcheck" in tests:
+            return MEMORY
         return NOT_BUILT if self.not_built else NOT_REGISTERED
 
     def judged_status(self):

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "emu/access.hpp"
 #include "emu/control.hpp"
 #include "emu/device.hpp"
 #include "emu/launch.hpp"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -53,6 +54,7 @@ class Rewriter {
     result.errors = std::move(errors_);
     result.launches = launches_;
     result.shared_declarations = shared_;
+    result.checked_subscripts = checked_;
     result.text = "#include <cuda_runtime.h>\n#line 1 " + quote_path(options_.source_path) + "\n";
     result.text += apply_edits(source_, edits_);
     return result;
@@ -71,8 +73,9 @@ class Rewriter {
 
  private:
   static std::string apply_edits(std::string_view text, std::vector<Edit> edits) {
-    std::sort(edits.begin(), edits.end(),
-              [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+    // Stable: insertions at one place (a checked subscript's prefix) keep the order they were made.
+    std::stable_sort(edits.begin(), edits.end(),
+                     [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
     std::string out;
     std::size_t at = 0;
     for (const auto& edit : edits) {
@@ -132,17 +135,132 @@ class Rewriter {
       } else if (launches_only_) {
         continue;
       } else if (text == "{") {
-        scopes.push_back(classify(scopes, statement_start, k));
+        const Scope scope = classify(scopes, statement_start, k);
+        scopes.push_back(scope);
+        if (scope == Scope::function_body && is_device_function(statement_start, k)) {
+          device_depth_ = scopes.size();
+          track_pointer_parameters(statement_start, k);
+        }
         statement_start = k + 1;
       } else if (text == "}") {
+        if (!scopes.empty() && scopes.size() == device_depth_) {
+          device_depth_ = 0;
+          tracked_.clear();
+        }
         if (!scopes.empty()) scopes.pop_back();
         statement_start = k + 1;
       } else if (text == ";") {
         statement_start = k + 1;
       } else if (text == "__shared__") {
         shared(k, statement_start, in_function(scopes));
+      } else if (device_depth_ > 0 && k >= declaration_end_ &&
+                 sig(k).kind == TokenKind::identifier) {
+        device_identifier(k);
       }
     }
+  }
+
+  // ---- bounds checks in kernel code (emu/access.hpp) -------------------------------------
+
+  // Whether the declaration [begin, brace) is of a __global__ or __device__ function.
+  bool is_device_function(std::size_t begin, std::size_t brace) const {
+    for (std::size_t k = begin; k < brace; ++k) {
+      if (sig(k).text == "__global__" || sig(k).text == "__device__") return true;
+    }
+    return false;
+  }
+
+  // The parameters of the function whose body opens at `brace` that are pointers (or arrays).
+  void track_pointer_parameters(std::size_t begin, std::size_t brace) {
+    std::size_t close = brace;
+    while (close > begin && sig(close - 1).text != ")") --close;
+    if (close == begin) return;
+    --close;  // the ')' of the parameter list
+    std::size_t open = close;
+    for (int depth = 0; open > begin; --open) {
+      if (sig(open).text == ")") ++depth;
+      if (sig(open).text == "(" && --depth == 0) break;
+    }
+    std::string name;
+    bool pointer = false;
+    int depth = 0;
+    for (std::size_t k = open + 1; k <= close; ++k) {
+      const auto t = sig(k).text;
+      if (k == close || (depth == 0 && t == ",")) {
+        if (pointer && !name.empty()) tracked_[name] = Tracked::pointer;
+        name.clear();
+        pointer = false;
+        continue;
+      }
+      if (t == "(" || t == "<" || t == "{") ++depth;
+      if (t == ")" || t == ">" || t == "}") --depth;
+      if (depth != 0) continue;
+      if (t == "*" || t == "[") pointer = true;
+      if (sig(k).kind == TokenKind::identifier && t != "const" && t != "__restrict__" &&
+          t != "volatile" && t != "restrict") {
+        name = std::string(t);
+      }
+    }
+  }
+
+  // An identifier in kernel code: a pointer it declares (`T* name =`) is tracked from here on, and
+  // a subscript of a tracked name is checked.
+  void device_identifier(std::size_t k) {
+    const std::string name(sig(k).text);
+    const bool followed_by_declarator_end =
+        k + 1 < sig_.size() && (sig_is(k + 1, "=") || sig_is(k + 1, ";") || sig_is(k + 1, ","));
+    if (k > 0 && sig(k - 1).text == "*" && followed_by_declarator_end) {
+      // `T* name = ...` declares a pointer; `a * b;` would be an expression with no effect. A
+      // name tracked wrongly costs nothing: only its subscripts are wrapped, and they mean the
+      // same.
+      if (!tracked_.count(name)) tracked_[name] = Tracked::pointer;
+      return;
+    }
+    const auto it = tracked_.find(name);
+    if (it == tracked_.end() || !sig_is(k + 1, "[")) return;
+    if (k > 0) {
+      const auto& before = sig(k - 1);
+      // A member (`s.A[i]`), a qualified name, a declaration (`float A[4]`) or an address (`&A[i]`:
+      // no access) is left alone.
+      if (before.text == "." || before.text == "->" || before.text == "::" || before.text == "&") {
+        return;
+      }
+      if (before.kind == TokenKind::identifier && before.text != "return" &&
+          before.text != "case" && before.text != "else" && before.text != "do") {
+        return;
+      }
+    }
+    // The whole chain of subscripts: `As[ty][tx]`.
+    std::size_t last = k;
+    while (sig_is(last + 1, "[")) {
+      int depth = 0;
+      std::size_t j = last + 1;
+      for (; j < sig_.size(); ++j) {
+        const auto t = sig(j).text;
+        if (t == "(" || t == "[" || t == "{") ++depth;
+        if (t == ")" || t == "]" || t == "}") --depth;
+        if (depth == 0) break;
+      }
+      if (j >= sig_.size() || sig(j).text != "]") return;
+      last = j;
+    }
+    // A write when the element (or a member of it) is assigned; `+=` and `++` read it first.
+    std::size_t after = last + 1;
+    while ((sig_is(after, ".") || sig_is(after, "->")) && after + 1 < sig_.size() &&
+           sig(after + 1).kind == TokenKind::identifier) {
+      after += 2;
+    }
+    const bool write = sig_is(after, "=");
+    const std::string site = ", __FILE__, " + std::to_string(sig(k).line) +
+                             (write ? ", ::emu::Access::write)" : ", ::emu::Access::read)");
+    if (it->second == Tracked::static_shared) {
+      edits_.push_back({sig(k).offset, sig(k).offset, "::emu::at_shared("});
+      edits_.push_back({end_of(last), end_of(last), ", " + name + ", \"" + name + "\"" + site});
+    } else {
+      edits_.push_back({sig(k).offset, sig(k).offset, "::emu::at("});
+      edits_.push_back({end_of(last), end_of(last), site});
+    }
+    ++checked_;
   }
 
   static bool in_function(const std::vector<Scope>& scopes) {
@@ -304,6 +422,7 @@ class Rewriter {
     bool is_extern = false;
     for (std::size_t k = statement_start; k < *end; ++k) is_extern |= sig(k).text == "extern";
     ++shared_;
+    declaration_end_ = *end;  // its names are declared, not subscripted
     if (is_extern) {
       extern_shared(statement_start, *end, line);
       return;
@@ -312,6 +431,7 @@ class Rewriter {
     std::string notes;
     for (const auto& name : declarator_names(at + 1, *end)) {
       notes += " ::emu::note_shared(" + name + ");";
+      if (device_depth_ > 0) tracked_[name] = Tracked::static_shared;
     }
     edits_.push_back({end_of(*end), end_of(*end), notes});
   }
@@ -365,6 +485,7 @@ class Rewriter {
       return;
     }
     name = std::string(sig(type.back()).text);
+    if (device_depth_ > 0) tracked_[name] = Tracked::pointer;  // checked by its address
     type.pop_back();
     std::string type_text;
     for (const std::size_t k : type) {
@@ -386,7 +507,14 @@ class Rewriter {
   std::vector<std::string> errors_;
   int launches_ = 0;
   int shared_ = 0;
+  int checked_ = 0;
   bool launches_only_ = false;
+  // Kernel code: the scope depth of the __global__/__device__ function being scanned (0 outside
+  // one), and the names whose subscripts are checked there.
+  enum class Tracked { pointer, static_shared };
+  std::size_t device_depth_ = 0;
+  std::map<std::string, Tracked> tracked_;
+  std::size_t declaration_end_ = 0;  // the end of the __shared__ declaration being scanned
 };
 
 }  // namespace

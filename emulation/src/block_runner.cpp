@@ -198,6 +198,12 @@ void BlockRunner::make_ready(std::vector<Fiber*>& group) {
   ready_.insert(ready_.end(), group.begin(), group.end());
 }
 
+std::uint64_t BlockRunner::block_linear() const {
+  const dim3& grid = job_->request->grid;
+  return block_.x + static_cast<std::uint64_t>(grid.x) *
+                        (block_.y + static_cast<std::uint64_t>(grid.y) * block_.z);
+}
+
 std::string BlockRunner::where() const {
   const auto& site = job_->request->site;
   return "block " + triple(block_.x, block_.y, block_.z) + " of " + site.name + " (launched at " +
@@ -275,10 +281,20 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
 
   BlockRunner* const previous = active_runner;
   active_runner = this;
+  // The bounds checks' view of this block: the launch's buffers and the dynamic shared memory
+  // the launch gave (the buffer behind it is the largest any launch may have).
+  const AccessBounds previous_bounds = access_bounds;
+  const char* dynamic = static_cast<const char*>(dynamic_shared_base());
+  access_bounds = {job.regions, job.region_count, dynamic,
+                   dynamic + job.request->dynamic_shared_bytes, dynamic + kMaxDynamicShared};
   struct Restore {
     BlockRunner* previous;
-    ~Restore() { active_runner = previous; }
-  } restore{previous};
+    AccessBounds bounds;
+    ~Restore() {
+      active_runner = previous;
+      access_bounds = bounds;
+    }
+  } restore{previous, previous_bounds};
 
   if (sigsetjmp(fault_jump_, 1) != 0) {
     in_kernel_ = false;

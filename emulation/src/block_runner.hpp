@@ -23,6 +23,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include "emu/access.hpp"
 #include "emu/control.hpp"
 #include "emu/launch.hpp"
 #include "emu/warp.hpp"
@@ -39,7 +40,11 @@ struct BlockFailure {
 struct BlockJob {
   const LaunchRequest* request;
   Schedule schedule;
-  std::uint64_t seed;  // already mixed with the launch number
+  std::uint64_t seed;        // already mixed with the launch number
+  std::uint64_t number = 0;  // the launch's
+  // The buffers accesses are checked against (emu/access.hpp), for the launch's whole run.
+  const CheckedRegion* regions = nullptr;
+  std::size_t region_count = 0;
 };
 
 class BlockRunner {
@@ -60,6 +65,10 @@ class BlockRunner {
   // From the fault handler: leaves the block (does not return) when a kernel is running.
   [[noreturn]] void fault(int signal, const void* address);
   bool in_kernel() const { return in_kernel_; }
+  // For the bounds checks' reports (access_check.cpp).
+  std::uint64_t launch_number() const { return job_->number; }
+  std::uint64_t block_linear() const;
+  const char* kernel_name() const { return job_->request->site.name; }
 
  private:
   enum class Wait : std::uint8_t { none, barrier, warp };

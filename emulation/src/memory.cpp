@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <string>
 
 #include "emu/runtime_api.hpp"
 #include "state.hpp"
@@ -22,7 +23,16 @@ struct Mapping {
   char* mapping;
   std::size_t mapping_bytes;
   std::size_t bytes;  // what was asked for
+  // What kernels may use, for the bounds checks: all of it, unless check_device_memory names a
+  // part (a lab's buffer without its guard zones).
+  std::size_t payload_offset = 0;
+  std::size_t payload_bytes = 0;
+  std::string name = "buffer";
 };
+
+// How far outside adopted memory an access is still taken as meant for it (half the launcher's
+// gap between the lab's buffers, launcher/protocol.hpp).
+constexpr std::size_t kAdoptedZone = 32 * 1024;
 
 std::size_t page_size() {
   static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -49,7 +59,7 @@ class Allocations {
       return nullptr;
     }
     std::unique_lock lock(mutex_);
-    by_start_[start] = {static_cast<char*>(mapping), total, bytes};
+    by_start_[start] = {static_cast<char*>(mapping), total, bytes, 0, bytes};
     return start;
   }
 
@@ -68,7 +78,34 @@ class Allocations {
 
   void adopt(void* start, std::size_t bytes) {
     std::unique_lock lock(mutex_);
-    by_start_[static_cast<char*>(start)] = {nullptr, 0, bytes};
+    by_start_[static_cast<char*>(start)] = {nullptr, 0, bytes, 0, bytes};
+  }
+
+  void name_payload(void* start, std::size_t offset, std::size_t bytes, const std::string& name) {
+    std::unique_lock lock(mutex_);
+    const auto it = by_start_.find(static_cast<char*>(start));
+    if (it == by_start_.end() || offset > it->second.bytes || bytes > it->second.bytes - offset) {
+      return;
+    }
+    it->second.payload_offset = offset;
+    it->second.payload_bytes = bytes;
+    it->second.name = name;
+  }
+
+  void snapshot(CheckedRegions& out) const {
+    std::shared_lock lock(mutex_);
+    out.regions.clear();
+    out.names.clear();
+    for (const auto& [start, m] : by_start_) {
+      out.names.push_back(m.name);
+      const char* begin = start + m.payload_offset;
+      const std::size_t page = page_size();
+      const char* zone_begin = m.mapping ? m.mapping : start - kAdoptedZone;
+      const char* zone_end = m.mapping ? m.mapping + m.mapping_bytes
+                                       : start + (m.bytes + page - 1) / page * page + kAdoptedZone;
+      out.regions.push_back(
+          {begin, begin + m.payload_bytes, zone_begin, zone_end, out.names.back().c_str()});
+    }
   }
 
   void forget(void* start) {
@@ -114,6 +151,8 @@ cudaError_t release(void* pointer) {
 }
 
 }  // namespace
+
+void snapshot_checked_regions(CheckedRegions& out) { Allocations::get().snapshot(out); }
 
 bool is_runtime_memory(const void* pointer) { return Allocations::get().find(pointer).has_value(); }
 
@@ -190,6 +229,11 @@ void adopt_device_memory(void* start, std::size_t bytes) {
   std::lock_guard lock(adopted.mutex);
   adopted.ranges[static_cast<char*>(start)] = rounded;
   mprotect(start, rounded, adopted.users > 0 ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+void check_device_memory(void* start, std::size_t payload_offset, std::size_t payload_bytes,
+                         const std::string& name) {
+  detail::Allocations::get().name_payload(start, payload_offset, payload_bytes, name);
 }
 
 void forget_device_memory(void* start) {

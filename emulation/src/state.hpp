@@ -3,10 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "emu/access.hpp"
 #include "emu/control.hpp"
 #include "emu/types.hpp"
 
@@ -75,6 +78,13 @@ void set_dynamic_shared_limit(std::size_t bytes);
 
 // Launches are numbered (each gets its own schedule); configure() starts again from 0.
 void reset_launch_count();
+
+// The buffers a launch checks accesses against (emu/access.hpp), copied when it starts.
+struct CheckedRegions {
+  std::vector<CheckedRegion> regions;
+  std::deque<std::string> names;  // the regions' names point here
+};
+void snapshot_checked_regions(CheckedRegions& out);
 
 // Whether a pointer lies inside memory the runtime allocated.
 bool is_runtime_memory(const void* pointer);

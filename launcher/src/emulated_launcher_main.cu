@@ -71,6 +71,11 @@ struct OpenSlots {
       const std::size_t open = (bytes + page - 1) / page * page;
       ::mprotect(start, open, PROT_READ | PROT_WRITE);
       emu::adopt_device_memory(start, bytes);
+      // [offset, bytes, name, payload offset, payload bytes]: the buffer kernels may use.
+      if (slot.size() >= 5) {
+        emu::check_device_memory(start, slot.at(3).get<std::uint64_t>(),
+                                 slot.at(4).get<std::uint64_t>(), slot.at(2).get<std::string>());
+      }
       slots.emplace_back(start, open);
     }
   }
@@ -90,6 +95,7 @@ nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& requ
     fill_shared_memory(fill);
     emu::fill_static_shared(fill);
   }
+  emu::take_memory_error();  // the shared-memory fill's, or an earlier call's: not this call's
   emu::start_recording();
   std::fflush(stdout);
   const bool fits = entry.call(entry.function, std::string(args.begin(), args.end()));
@@ -118,6 +124,10 @@ nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& requ
     if (in_arena(copy.destination) || in_arena(copy.source)) ++lab_copies;
   }
   nlohmann::json answer = {{"launches", launches}, {"memory_copies", lab_copies}};
+  // The first access outside the memory a kernel was given (emu/access.hpp).
+  if (const auto memory_error = emu::take_memory_error()) {
+    answer["memory_error"] = emu::describe(*memory_error);
+  }
   if (failure != cudaSuccess) {
     answer["failure"] = {{"code", static_cast<int>(failure)},
                          {"name", cudaGetErrorName(failure)},

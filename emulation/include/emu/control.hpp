@@ -65,7 +65,30 @@ Recording stop_recording();
 // that reads it crashes as on a GPU; `start` must be page-aligned. Copies between it and host
 // memory are refused, as the GPU launcher refuses them (launcher/src/cuda_runtime_standin.cpp).
 void adopt_device_memory(void* start, std::size_t bytes);
+// Names the part of adopted memory that kernels may use (the lab's buffer without its guard
+// zones): accesses outside it are reported (take_memory_error) as "... past the end of `name`".
+void check_device_memory(void* start, std::size_t payload_offset, std::size_t payload_bytes,
+                         const std::string& name);
 void forget_device_memory(void* start);
+// The first access of kernel code outside the memory it was given since the last call (the
+// rewriter checks subscripts: emu/access.hpp), as compute-sanitizer's memcheck would report it.
+struct MemoryError {
+  std::string file;  // the name only: "kernel.cu"
+  int line = 0;
+  std::string kernel;
+  uint3 thread{0, 0, 0};
+  uint3 block{0, 0, 0};
+  bool write = false;
+  std::size_t size = 0;  // bytes accessed
+  // "at A + 8 bytes (A[2]), 4 bytes past the end of A (A holds 1 float, 4 bytes)"
+  std::string place;
+  long long more = 0;  // further bad accesses in the same launches
+};
+std::optional<MemoryError> take_memory_error();
+// "kernel.cu:18 (MatMulAnyKernel), thread (0,2,0) of block (0,0,0): invalid read of 4 bytes at
+// A + 8 bytes (A[2]), 4 bytes past the end of A (A holds 1 float, 4 bytes) and 3 more like it"
+std::string describe(const MemoryError& error);
+
 // Clears a fault's sticky error, as a fresh context would on a GPU.
 void clear_errors();
 

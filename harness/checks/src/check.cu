@@ -11,6 +11,7 @@
 #include "harness/cuda_check.hpp"
 #include "harness/diagnose.hpp"
 #include "harness/random.hpp"
+#include "harness/sanitizer.hpp"
 #include "harness/student_call.hpp"
 #include "harness/trace.hpp"
 
@@ -124,6 +125,7 @@ CheckRecord Check::finish(double duration_s) {
   }
   record_.max_points = spec_.points;
   decide_verdict();
+  apply_memory_errors();
   record_.points = points_for(spec_, record_.verdict, record_.fraction);
   if (record_.verdict != Verdict::fail) record_.diagnosis.reset();
   if (record_.verdict == Verdict::fail && !record_.diagnosis) {
@@ -138,6 +140,28 @@ CheckRecord Check::finish(double duration_s) {
     break;
   }
   return record_;
+}
+
+// As the batch's memory pass on a GPU (grader/batch/src/sanitize_step.cpp): a correctness check
+// that earned something fails with the first finding; one already failed keeps its own reason,
+// the finding is a note. Other kinds of check are not judged by it, as on a GPU.
+void Check::apply_memory_errors() {
+  const std::vector<std::string> errors = take_memory_errors();
+  if (errors.empty() || spec_.kind != "correctness") return;
+  const std::string words = fmt::format(
+      "{} in your kernel (the results can look right, but the "
+      "code is wrong): {}",
+      kEmulatedMemcheckWords, errors.front());
+  if (record_.verdict == Verdict::pass ||
+      (record_.verdict == Verdict::fail && record_.fraction > 0)) {
+    record_.verdict = Verdict::fail;
+    record_.fraction = 0;
+    record_.diagnosis.reset();
+    record_.reason = words;
+  } else {
+    record_.notes.push_back(words);
+  }
+  for (std::size_t i = 1; i < errors.size(); ++i) record_.notes.push_back(errors[i]);
 }
 
 void Check::decide_verdict() {

@@ -77,7 +77,7 @@ DeviceBuffer::DeviceBuffer(std::string name, std::size_t count, std::size_t guar
   payload_ = base_ + guard_;
   CUDA_CHECK(cudaMemset(base_, guard_byte_, bytes));
   // The student's launcher may be given this buffer (its shadow in the student's context).
-  student::register_buffer(base_, bytes, name_);
+  student::register_buffer(base_, bytes, name_, guard_ * sizeof(float), count_ * sizeof(float));
   poison();
 }
 

@@ -9,6 +9,9 @@ namespace {
 // Noted from the runtime's thread that places buffers, taken by the check's.
 std::mutex device_buffers_mutex;
 std::vector<contract::DeviceBufferPlace> device_buffers_seen;
+// The emulator's reports, noted from the runtime's thread, taken by the check's.
+std::mutex memory_errors_mutex;
+std::vector<std::string> memory_errors_seen;
 }  // namespace
 
 bool under_sanitizer() {
@@ -25,6 +28,17 @@ void note_device_buffer(const std::string& name, std::uint64_t address, std::siz
 std::vector<contract::DeviceBufferPlace> take_device_buffer_places() {
   std::lock_guard lock(device_buffers_mutex);
   return std::exchange(device_buffers_seen, {});
+}
+
+void note_memory_error(const std::string& words) {
+  std::lock_guard lock(memory_errors_mutex);
+  // One call's report each, a few at most: the first is the reason, the rest notes.
+  if (memory_errors_seen.size() < 3) memory_errors_seen.push_back(words);
+}
+
+std::vector<std::string> take_memory_errors() {
+  std::lock_guard lock(memory_errors_mutex);
+  return std::exchange(memory_errors_seen, {});
 }
 
 }  // namespace harness

@@ -78,6 +78,7 @@ class Check {
 
  private:
   void decide_verdict();
+  void apply_memory_errors();  // note_memory_error's reports, after the verdict
 
   const CheckSpec& spec_;
   CheckRecord record_;
@@ -101,6 +102,11 @@ constexpr double kSanitizerMaxWork = 1073741824.0;  // 1024 x 1024 x 1024
 // the pass looks for memory errors and races, which show at any size, and runs for every
 // submission.
 bool sanitizer_first_case_only();
+
+// How a check's reason begins when the CPU emulation's bounds checks found an access of the
+// student's kernel outside the memory it was given (harness/sanitizer.hpp, note_memory_error).
+inline constexpr const char* kEmulatedMemcheckWords =
+    "the CPU emulation found an access outside the memory it was given";
 
 // True (with a note on the check) when the case `label` of `multiply_adds` is left out because
 // it would be too slow under compute-sanitizer.

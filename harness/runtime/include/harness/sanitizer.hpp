@@ -25,4 +25,13 @@ void note_device_buffer(const std::string& name, std::uint64_t address, std::siz
 // The buffers noted since the last call, in the order noted; the list starts empty again.
 std::vector<contract::DeviceBufferPlace> take_device_buffer_places();
 
+// Under the CPU emulation: the emulator's report of an access of the student's kernel outside the
+// memory it was given (emu::describe, sent by the launcher), kept (three at most) until the running
+// check takes them: it fails with the first when it would have earned something, as the batch's
+// memcheck pass fails it on a GPU.
+void note_memory_error(const std::string& words);
+
+// The reports noted since the last call; the list starts empty again.
+std::vector<std::string> take_memory_errors();
+
 }  // namespace harness

@@ -15,9 +15,13 @@ struct RegisteredBuffer {
   std::uintptr_t base = 0;  // first byte of the allocation (front guard included)
   std::size_t bytes = 0;
   std::string name;
+  // The part a kernel may use (without the guard zones): the emulation checks accesses against it.
+  std::size_t payload_offset = 0;
+  std::size_t payload_bytes = 0;
 };
 
-void register_buffer(const void* base, std::size_t bytes, const std::string& name);
+void register_buffer(const void* base, std::size_t bytes, const std::string& name,
+                     std::size_t payload_offset, std::size_t payload_bytes);
 void forget_buffer(const void* base);
 
 // The buffer that holds `address`, or null.

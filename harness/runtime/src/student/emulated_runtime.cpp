@@ -24,6 +24,7 @@
 #include "buffer_registry.hpp"
 #include "emu/control.hpp"
 #include "harness/launch_limits.hpp"
+#include "harness/sanitizer.hpp"
 #include "harness/student_call.hpp"
 #include "harness/trace.hpp"
 #include "launch_observers.hpp"
@@ -104,7 +105,8 @@ class EmulatedRuntime {
     for (const auto& slot : slots) {
       std::memcpy(arena_ + slot.offset, reinterpret_cast<const void*>(slot.buffer->base),
                   slot.buffer->bytes);
-      layout.push_back({slot.offset, slot.buffer->bytes});
+      layout.push_back({slot.offset, slot.buffer->bytes, slot.buffer->name,
+                        slot.buffer->payload_offset, slot.buffer->payload_bytes});
     }
     nlohmann::json request = {{"call", name},
                               {"args", nlohmann::json::binary_t(std::vector<std::uint8_t>(
@@ -119,6 +121,7 @@ class EmulatedRuntime {
     }
     trace(call_text + " ran");
     report_launches(answer, call_text);
+    note_reported_memory_error(answer, call_text);
     refuse_first_refused_launch(answer, call_text);
     if (answer.contains("failure")) {
       const auto& failure = answer.at("failure");
@@ -221,6 +224,23 @@ class EmulatedRuntime {
       throw StudentError(cudaErrorLaunchFailure,
                          call_text + ": your launcher reported its launches in a malformed way");
     }
+  }
+
+  // The emulator's bounds checks (emu/access.hpp) found an access outside the memory a kernel was
+  // given: the running check fails with it, as the memory pass fails it on a GPU. The launcher's
+  // word, like its failures': it can only take points away.
+  static void note_reported_memory_error(const nlohmann::json& answer,
+                                         const std::string& call_text) {
+    const auto it = answer.find("memory_error");
+    if (it == answer.end()) return;
+    if (!it->is_string()) {
+      throw StudentError(cudaErrorLaunchFailure,
+                         call_text + ": your launcher reported a memory error in a malformed way");
+    }
+    constexpr std::size_t kMaxWords = 600;
+    std::string words = it->get<std::string>();
+    if (words.size() > kMaxWords) words = words.substr(0, kMaxWords) + "...";
+    note_memory_error(words);
   }
 
   // A launch the emulator refused fails the call as the GPU's replay fails it

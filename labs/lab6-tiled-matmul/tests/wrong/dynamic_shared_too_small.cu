@@ -1,8 +1,8 @@
 // must-fail: sanitizer.memcheck
 // Known-wrong: both tiles live in one dynamic shared array, but the launch asks for the bytes of
 // one tile only (TILE_WIDTH * TILE_WIDTH, not times sizeof(float) and not times two). Nds lies past
-// the end of what the block was given; the results can still come out right on a GPU, and
-// compute-sanitizer's memcheck reports the shared-memory accesses out of bounds.
+// the end of what the block was given; the results can still come out right, and memcheck (or,
+// under the CPU emulation, the emulator's bounds checks) reports the shared accesses out of bounds.
 #include "lab6.h"
 
 #define TILE_WIDTH 16

@@ -1,0 +1,111 @@
+// Bounds checks on the accesses of kernel code, the emulator's counterpart of compute-sanitizer's
+// memcheck. The rewriter wraps each subscript of a kernel's pointer parameters, of pointers the
+// kernel declares, and of its __shared__ arrays: `A[i]` becomes `::emu::at(A[i], file, line,
+// kind)` (`at_shared` for a static __shared__ array, with the array). The check is a few
+// comparisons against the regions the launch knows (the lab's buffers, cudaMalloc's allocations,
+// the dynamic shared memory the launch gave); an access outside is reported, once per launch with
+// a count of the others (control.hpp, take_memory_error), and then made as before: the values are
+// what they would be without the check. Pointer arithmetic (`*(A + i)`) is not checked.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace emu {
+
+enum class Access : unsigned char { read, write };
+
+namespace detail {
+
+// A buffer kernels may use, and the zone around it in which an access is taken to be meant for it.
+struct CheckedRegion {
+  const char* begin;
+  const char* end;
+  const char* zone_begin;
+  const char* zone_end;
+  const char* name;  // "A"; lives as long as the launch
+};
+
+// What the running block checks against: set by the block runner, empty outside kernels.
+struct AccessBounds {
+  const CheckedRegion* regions = nullptr;
+  std::size_t region_count = 0;
+  const char* dynamic_begin = nullptr;  // the OS thread's dynamic shared memory buffer
+  const char* dynamic_given = nullptr;  // its end as the launch gave it
+  const char* dynamic_end = nullptr;    // the buffer's end (the largest launch's)
+};
+inline thread_local AccessBounds access_bounds;
+
+struct AccessSite {
+  const char* file;
+  int line;
+  Access access;
+};
+
+// Cold: records the first bad access of the launch and counts the rest.
+void report_global_access(const CheckedRegion& region, const void* address, std::size_t bytes,
+                          const AccessSite& site);
+void report_dynamic_shared_access(const void* address, std::size_t bytes, const AccessSite& site);
+void report_shared_access(const void* array, std::size_t array_bytes, const char* name, bool floats,
+                          const void* address, std::size_t bytes, const AccessSite& site);
+
+// The element's first byte, whatever its qualifiers (a volatile shared array's, say).
+template <class T>
+inline const char* first_byte(T& element) {
+  return static_cast<const char*>(
+      const_cast<const void*>(static_cast<const volatile void*>(std::addressof(element))));
+}
+
+template <class T>
+constexpr bool checkable_v =
+    std::is_lvalue_reference_v<T> && !std::is_array_v<std::remove_reference_t<T>> &&
+    !std::is_function_v<std::remove_reference_t<T>>;
+
+}  // namespace detail
+
+// A subscript of global memory or of extern __shared__ memory, checked by its address.
+template <class T>
+inline T&& at(T&& element, const char* file, int line, Access access) {
+  if constexpr (detail::checkable_v<T&&>) {
+    const auto& bounds = detail::access_bounds;
+    const char* p = detail::first_byte(element);
+    constexpr std::size_t size = sizeof(std::remove_reference_t<T>);
+    if (p >= bounds.dynamic_begin && p < bounds.dynamic_end) {
+      if (p + size > bounds.dynamic_given) [[unlikely]] {
+        detail::report_dynamic_shared_access(p, size, {file, line, access});
+      }
+    } else {
+      for (std::size_t i = 0; i < bounds.region_count; ++i) {
+        const auto& region = bounds.regions[i];
+        if (p < region.zone_begin || p >= region.zone_end) continue;
+        if (p < region.begin || p + size > region.end) [[unlikely]] {
+          detail::report_global_access(region, p, size, {file, line, access});
+        }
+        break;
+      }
+    }
+  }
+  return std::forward<T>(element);
+}
+
+// A subscript of a static __shared__ array: inside the array, whatever its shape.
+template <class T, class Array>
+inline T&& at_shared(T&& element, const Array& array, const char* name, const char* file, int line,
+                     Access access) {
+  if constexpr (detail::checkable_v<T&&>) {
+    const char* p = detail::first_byte(element);
+    const char* begin = detail::first_byte(array);
+    constexpr std::size_t size = sizeof(std::remove_reference_t<T>);
+    if ((p < begin || p + size > begin + sizeof(Array)) && detail::access_bounds.dynamic_end)
+        [[unlikely]] {
+      detail::report_shared_access(begin, sizeof(Array), name,
+                                   std::is_same_v<std::remove_cvref_t<T>, float>, p, size,
+                                   {file, line, access});
+    }
+  }
+  return std::forward<T>(element);
+}
+
+}  // namespace emu
