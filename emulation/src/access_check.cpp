@@ -1,8 +1,6 @@
 // The cold side of the bounds checks (emu/access.hpp): an access outside the memory it was given,
 // in the words compute-sanitizer's findings get in the batch's memory pass
 // (grader/batch/src/sanitizer_report.cpp), kept until the launcher takes it.
-#include <fmt/format.h>
-
 #include <atomic>
 #include <mutex>
 
@@ -28,18 +26,18 @@ std::string grouped(std::uint64_t number) {
 }
 
 std::string bytes_text(std::uint64_t bytes) {
-  return fmt::format("{} byte{}", grouped(bytes), bytes == 1 ? "" : "s");
+  return grouped(bytes) + (bytes == 1 ? " byte" : " bytes");
 }
 
 // " (A holds 1 float, 4 bytes)", or " (As holds 64 bytes)" when its elements are not floats.
 std::string holds(const std::string& name, std::uint64_t bytes, bool floats) {
-  if (bytes == 0) return fmt::format(" ({} is empty)", name);
+  if (bytes == 0) return " (" + name + " is empty)";
   if (!floats || bytes % kElementBytes != 0) {
-    return fmt::format(" ({} holds {})", name, bytes_text(bytes));
+    return " (" + name + " holds " + bytes_text(bytes) + ")";
   }
   const std::uint64_t count = bytes / kElementBytes;
-  return fmt::format(" ({} holds {} float{}, {})", name, grouped(count), count == 1 ? "" : "s",
-                     bytes_text(bytes));
+  return " (" + name + " holds " + grouped(count) + (count == 1 ? " float, " : " floats, ") +
+         bytes_text(bytes) + ")";
 }
 
 // "at A + 8 bytes (A[2]), 4 bytes past the end of A": where [address, address + size) lies
@@ -49,20 +47,19 @@ std::string place_text(const std::string& name, const char* begin, std::uint64_t
   const bool before = address < begin;
   const std::uint64_t distance = before ? static_cast<std::uint64_t>(begin - address)
                                         : static_cast<std::uint64_t>(address - begin);
-  std::string text = fmt::format("at {} {} {}", name, before ? '-' : '+', bytes_text(distance));
+  std::string text = "at " + name + (before ? " - " : " + ") + bytes_text(distance);
   if (floats && distance % kElementBytes == 0) {
-    text += fmt::format(" ({}[{}{}])", name, before && distance > 0 ? "-" : "",
-                        grouped(distance / kElementBytes));
+    text += " (" + name + "[" + (before && distance > 0 ? "-" : "") +
+            grouped(distance / kElementBytes) + "])";
   }
   if (before) {
-    text += fmt::format(", {} before the start of {}", bytes_text(distance), name);
+    text += ", " + bytes_text(distance) + " before the start of " + name;
   } else if (distance < bytes) {
-    text +=
-        fmt::format(", running {} past the end of {}", bytes_text(distance + size - bytes), name);
+    text += ", running " + bytes_text(distance + size - bytes) + " past the end of " + name;
   } else if (distance == bytes) {
     text += ", just past the end of " + name;
   } else {
-    text += fmt::format(", {} past the end of {}", bytes_text(distance - bytes), name);
+    text += ", " + bytes_text(distance - bytes) + " past the end of " + name;
   }
   return text;
 }
@@ -127,17 +124,15 @@ void report_dynamic_shared_access(const void* address, std::size_t bytes, const 
     const auto given = static_cast<std::uint64_t>(bounds.dynamic_given - bounds.dynamic_begin);
     const auto offset =
         static_cast<std::uint64_t>(static_cast<const char*>(address) - bounds.dynamic_begin);
-    std::string place =
-        fmt::format("in shared memory at the dynamic shared memory + {}", bytes_text(offset));
+    std::string place = "in shared memory at the dynamic shared memory + " + bytes_text(offset);
     if (offset < given) {
-      place += fmt::format(", running {} past the end of", bytes_text(offset + bytes - given));
+      place += ", running " + bytes_text(offset + bytes - given) + " past the end of";
     } else if (offset == given) {
       place += ", just past the end of";
     } else {
-      place += fmt::format(", {} past the end of", bytes_text(offset - given));
+      place += ", " + bytes_text(offset - given) + " past the end of";
     }
-    return place +
-           fmt::format(" the dynamic shared memory the launch gave ({})", bytes_text(given));
+    return place + " the dynamic shared memory the launch gave (" + bytes_text(given) + ")";
   });
 }
 
@@ -165,13 +160,19 @@ std::optional<MemoryError> take_memory_error() {
   return first;
 }
 
+namespace {
+// "(0,2,0)", as compute-sanitizer writes a thread and a block.
+std::string triple(const uint3& v) {
+  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+}  // namespace
+
 std::string describe(const MemoryError& error) {
-  std::string text =
-      fmt::format("{}:{} ({}), thread ({},{},{}) of block ({},{},{}): invalid {} of {} {}",
-                  error.file, error.line, error.kernel, error.thread.x, error.thread.y,
-                  error.thread.z, error.block.x, error.block.y, error.block.z,
-                  error.write ? "write" : "read", detail::bytes_text(error.size), error.place);
-  if (error.more > 0) text += fmt::format(" and {} more like it", detail::grouped(error.more));
+  std::string text = error.file + ":" + std::to_string(error.line) + " (" + error.kernel +
+                     "), thread " + triple(error.thread) + " of block " + triple(error.block) +
+                     ": invalid " + (error.write ? "write" : "read") + " of " +
+                     detail::bytes_text(error.size) + " " + error.place;
+  if (error.more > 0) text += " and " + detail::grouped(error.more) + " more like it";
   return text;
 }
 
