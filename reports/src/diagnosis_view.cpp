@@ -74,16 +74,11 @@ std::string kernel_facts_table(const std::vector<contract::KernelFacts>& kernels
                               : std::string("0")),
         fmt::arg("occ", format_percent(k.occupancy)), fmt::arg("reading", html_escape(k.reading)));
   }
-  return fmt::format(
-      R"(<div class="table-wrap">
-<table class="kernel-facts">
-<caption>Resources of your kernels, as the GPU ran them (theoretical occupancy: resident warps over the most a multiprocessor holds)</caption>
-<thead><tr><th scope="col">Kernel</th><th scope="col" class="num">Registers / thread</th><th scope="col" class="num">Shared bytes / block</th><th scope="col" class="num">Local (spill) bytes / thread</th><th scope="col" class="num">Occupancy</th><th scope="col">Reading</th></tr></thead>
-<tbody>
-{}</tbody>
-</table>
-</div>
-)",
+  return table_html(
+      "kernel-facts",
+      "Resources of your kernels, as the GPU ran them (theoretical occupancy: resident warps over "
+      "the most a multiprocessor holds)",
+      R"(<th scope="col">Kernel</th><th scope="col" class="num">Registers / thread</th><th scope="col" class="num">Shared bytes / block</th><th scope="col" class="num">Local (spill) bytes / thread</th><th scope="col" class="num">Occupancy</th><th scope="col">Reading</th>)",
       rows);
 }
 

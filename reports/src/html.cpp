@@ -1,5 +1,7 @@
 #include "reports/html.hpp"
 
+#include <fmt/format.h>
+
 namespace reports {
 
 std::string escape(std::string_view text, Markup markup) {
@@ -39,5 +41,13 @@ std::string escape(std::string_view text, Markup markup) {
 }
 
 std::string html_escape(std::string_view text) { return escape(text, Markup::html); }
+
+std::string table_html(std::string_view css_class, std::string_view caption,
+                       std::string_view header_cells, std::string_view rows) {
+  return fmt::format(
+      "<div class=\"table-wrap\">\n<table class=\"{}\">\n<caption>{}</caption>\n"
+      "<thead><tr>{}</tr></thead>\n<tbody>\n{}</tbody>\n</table>\n</div>\n",
+      css_class, caption, header_cells, rows);
+}
 
 }  // namespace reports

@@ -57,16 +57,9 @@ std::string cases_table(const std::vector<contract::CaseResult>& cases) {
         fmt::arg("tolerance", tolerance_text(c.tolerance)),
         fmt::arg("reason", html_escape(c.reason)));
   }
-  return fmt::format(
-      R"(<div class="table-wrap">
-<table class="cases">
-<caption>Cases (matrix sizes) this check tried</caption>
-<thead><tr><th scope="col">Case</th><th scope="col">Verdict</th><th scope="col" class="num">Wrong elements</th><th scope="col" class="num">NaN</th><th scope="col" class="num">Max abs error</th><th scope="col" class="num">Tolerance</th><th scope="col">Reason</th></tr></thead>
-<tbody>
-{}</tbody>
-</table>
-</div>
-)",
+  return table_html(
+      "cases", "Cases (matrix sizes) this check tried",
+      R"(<th scope="col">Case</th><th scope="col">Verdict</th><th scope="col" class="num">Wrong elements</th><th scope="col" class="num">NaN</th><th scope="col" class="num">Max abs error</th><th scope="col" class="num">Tolerance</th><th scope="col">Reason</th>)",
       rows);
 }
 

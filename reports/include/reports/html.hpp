@@ -22,4 +22,10 @@ std::string escape(std::string_view text, Markup markup);
 // single-quoted attribute value (including inline SVG).
 std::string html_escape(std::string_view text);
 
+// A report's table: `header_cells` (already markup: <th scope="col">…) and `rows` (<tr>…</tr>
+// lines) inside the scrolling wrapper every table of the report and the gradebook has. `caption`
+// is markup too: callers escape what comes from a record.
+std::string table_html(std::string_view css_class, std::string_view caption,
+                       std::string_view header_cells, std::string_view rows);
+
 }  // namespace reports
