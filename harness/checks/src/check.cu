@@ -148,10 +148,9 @@ CheckRecord Check::finish(double duration_s) {
 void Check::apply_memory_errors() {
   const std::vector<std::string> errors = take_memory_errors();
   if (errors.empty() || spec_.kind != "correctness") return;
-  const std::string words = fmt::format(
-      "{} in your kernel (the results can look right, but the "
-      "code is wrong): {}",
-      kEmulatedMemcheckWords, errors.front());
+  const std::string words =
+      fmt::format("{} in your kernel (the results can look right, but the code is wrong): {}",
+                  kEmulatedMemcheckWords, errors.front());
   if (record_.verdict == Verdict::pass ||
       (record_.verdict == Verdict::fail && record_.fraction > 0)) {
     record_.verdict = Verdict::fail;
