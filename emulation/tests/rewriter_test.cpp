@@ -149,4 +149,34 @@ TEST(Rewriter, MakesQuotedIncludesAbsolute) {
   std::filesystem::remove_all(dir);
 }
 
+// Bounds checks (emu/access.hpp): subscripts of a kernel's pointers and __shared__ arrays only.
+TEST(Rewriter, ChecksSubscriptsOfAKernelsPointersAndSharedArrays) {
+  const auto out = rewritten(
+      "__global__ void k(const float* A, float* C, int n) {\n"
+      "  __shared__ float As[4][4], Bs[4];\n"
+      "  float* p = C + 1;\n"
+      "  float local[2];\n"
+      "  As[0][1] = A[n];\n"
+      "  C[n] += Bs[n] * p[0] + local[0];\n"
+      "  atomicAdd(&C[0], 1.0f);\n"
+      "}\n"
+      "void host(float* A) { A[0] = 1; }\n");
+  EXPECT_NE(out.find("__shared__ float As[4][4], Bs[4];"), std::string::npos) << out;
+  EXPECT_NE(out.find("::emu::at_shared(As[0][1], As, \"As\", __FILE__, 5, "
+                     "::emu::Access::write) = ::emu::at(A[n], __FILE__, 5, "
+                     "::emu::Access::read);"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("::emu::at(C[n], __FILE__, 6, ::emu::Access::read) += "
+                     "::emu::at_shared(Bs[n], Bs, \"Bs\", __FILE__, 6, ::emu::Access::read) * "
+                     "::emu::at(p[0], __FILE__, 6, ::emu::Access::read) + local[0];"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("atomicAdd(&C[0], 1.0f);"), std::string::npos) << out;  // no access
+  EXPECT_NE(out.find("void host(float* A) { A[0] = 1; }"), std::string::npos) << out;
+  EXPECT_EQ(rewrite("__global__ void k(float* A) { A[0] = 1; }\n", {"/src/kernel.cu", false})
+                .checked_subscripts,
+            1);
+}
+
 }  // namespace
