@@ -1,5 +1,7 @@
 #include "format.hpp"
 
+#include "common/numbers.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -32,16 +34,7 @@ std::string format_significant(double value, int digits) {
   return trim_zeros(fmt::format("{:.{}f}", value, decimals));
 }
 
-std::string format_count(long long count) {
-  const std::string digits = fmt::format("{}", count < 0 ? -static_cast<unsigned long long>(count)
-                                                         : static_cast<unsigned long long>(count));
-  std::string out = count < 0 ? "-" : "";
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
+std::string format_count(long long count) { return common::grouped(count); }
 
 std::string format_percent(double share) {
   if (!std::isfinite(share)) return "n/a";

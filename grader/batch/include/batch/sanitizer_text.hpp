@@ -3,6 +3,8 @@
 // throws: the text is the sanitizer's mixed with whatever the student's kernels printed.
 #pragma once
 
+#include "common/numbers.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -36,7 +38,7 @@ int line_number(std::string_view digits);
 // "/dir/kernel.cu" -> "kernel.cu".
 std::string_view file_name_only(std::string_view path);
 
-// 1234567 -> "1,234,567".
-std::string grouped(std::uint64_t number);
+// 1234567 -> "1,234,567" (one home: common/numbers.hpp).
+using common::grouped;
 
 }  // namespace batch::sanitizer_text
