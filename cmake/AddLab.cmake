@@ -21,6 +21,7 @@ set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
 find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
              HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
+find_program(LABS_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
 
 function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
   set(bonus_ids "")

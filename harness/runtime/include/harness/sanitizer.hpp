@@ -18,6 +18,16 @@ namespace harness {
 // it runs with NV_SANITIZER_* variables.
 bool under_sanitizer();
 
+// True when labgrade batch runs the graded correctness run itself under compute-sanitizer memcheck
+// (LAB_SANITIZER=memcheck-hosted, contract/sanitizer_run.hpp): checks grade as usual (every case,
+// diagnoses, launch records), without guard zones, and a check with a case too large for the
+// sanitizer is left whole to the run without it.
+bool sanitizer_hosts_graded_run();
+
+// Under compute-sanitizer in the pass (a second run that only looks for errors): diagnoses and
+// launch records are not worth their time there.
+inline bool in_sanitizer_pass() { return under_sanitizer() && !sanitizer_hosts_graded_run(); }
+
 // Under compute-sanitizer: the lab's buffer `name` as the student's kernels see it (its copy in
 // the student's context), kept until the running check takes it. Nothing otherwise.
 void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes);
