@@ -200,6 +200,7 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
     charge_findings(pass, run, all_check_ids(spec), checks, charged, outcome);
   }
   fail_charged_checks(charged, records, false);
+  for (const auto& [check, words] : charged.words) outcome.failed_checks.insert(check);
   return outcome;
 }
 
@@ -246,6 +247,7 @@ SanitizerOutcome charge_hosted_findings(const contract::LabSpec& spec, const San
   ChargedFindings charged;
   charge_findings(pass, run, all_check_ids(spec), eligible, charged, outcome);
   fail_charged_checks(charged, records, true);
+  for (const auto& [check, words] : charged.words) outcome.failed_checks.insert(check);
   // The places were for the words above; a student reads the record.
   for (auto& record : records) {
     std::erase_if(record.notes, [](const std::string& note) {

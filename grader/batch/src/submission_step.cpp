@@ -174,20 +174,44 @@ class ProgramRuns {
     return batch_.sanitizer.hosted_memcheck && !batch_.sanitizer.sanitizer.empty();
   }
 
-  // The correctness run itself under memcheck (batch/sanitize_step.hpp): its findings fail their
-  // checks, and the checks too large for memcheck wait for the speed run.
+  // The correctness checks run under memcheck (batch/sanitize_step.hpp); structure checks and the
+  // checks too large for memcheck wait for the speed run, which runs without it. memcheck ends a
+  // kernel at its bad access, and its reports slow the run: the records of a run with findings
+  // are kept only for the checks the findings fail, and the other checks run again, under memcheck
+  // again, until a run finds nothing new. So every record without a finding comes from a run that
+  // found nothing, and an error in one check costs no other check.
   RunOutcome run_hosted_memcheck() {
-    RunRequest hosted = hosted_memcheck_request(request_, batch_.sanitizer, kernels_);
-    std::string output;
-    hosted.on_output = [&output](std::string_view text) {
-      if (output.size() < (8u << 20)) output.append(text);
-    };
-    RunOutcome ran = run_checks(batch_.kit.spec, hosted);
-    const auto charged =
-        charge_hosted_findings(batch_.kit.spec, batch_.sanitizer, output, ran.records);
-    report_sanitizer_outcome(charged);
-    left_for_plain_run_ = take_checks_left_for_plain_run(ran.records);
-    return ran;
+    std::vector<std::string> remaining;
+    for (const auto& id : request_.checks) {
+      const auto* check = batch_.kit.spec.find(id);
+      (check && check->kind == "correctness" ? remaining : left_for_plain_run_).push_back(id);
+    }
+    RunOutcome all;
+    while (!remaining.empty() && !batch_.interrupted) {
+      RunRequest hosted = hosted_memcheck_request(request_, batch_.sanitizer, kernels_);
+      hosted.checks = remaining;
+      std::string output;
+      hosted.on_output = [&output](std::string_view text) {
+        if (output.size() < (8u << 20)) output.append(text);
+      };
+      RunOutcome ran = run_checks(batch_.kit.spec, hosted);
+      const auto charged =
+          charge_hosted_findings(batch_.kit.spec, batch_.sanitizer, output, ran.records);
+      report_sanitizer_outcome(charged);
+      const auto left = take_checks_left_for_plain_run(ran.records);
+      left_for_plain_run_.insert(left_for_plain_run_.end(), left.begin(), left.end());
+      all.processes += ran.processes;
+      all.problems.insert(all.problems.end(), ran.problems.begin(), ran.problems.end());
+      remaining.clear();
+      for (auto& record : ran.records) {
+        if (charged.failed_checks.empty() || charged.failed_checks.count(record.check)) {
+          all.records.push_back(std::move(record));
+        } else {
+          remaining.push_back(record.check);
+        }
+      }
+    }
+    return all;
   }
 
   void report_sanitizer_outcome(const SanitizerOutcome& outcome) {

@@ -189,6 +189,7 @@ TEST(HostedMemcheck, FindingsFailTheirCheckAndThePlacesAreTakenOut) {
   pass.hosted_memcheck = true;
   const auto outcome = charge_hosted_findings(spec, pass, kOutOfBoundsRead, records);
   EXPECT_EQ(outcome.findings, 1);
+  EXPECT_EQ(outcome.failed_checks, std::set<std::string>{"Lab.Second"});
   EXPECT_TRUE(outcome.problems.empty());
   EXPECT_EQ(records[0].verdict, Verdict::pass);
   ASSERT_EQ(records[1].verdict, Verdict::fail);

@@ -14,6 +14,7 @@
 // sanitizer does not track.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,10 +37,11 @@ struct SanitizerPass {
 inline constexpr int kHostedMemcheckPaddingBytes = 16384;
 
 struct SanitizerOutcome {
-  int runs = 0;                       // sanitized runs of the lab program
-  int findings = 0;                   // errors and races that failed a check
-  std::vector<std::string> problems;  // a run that did not finish, in the student's outcome
-  std::vector<std::string> log;       // what the sanitizer said then, for the instructor only
+  int runs = 0;                         // sanitized runs of the lab program
+  int findings = 0;                     // errors and races that failed a check
+  std::set<std::string> failed_checks;  // the checks they failed
+  std::vector<std::string> problems;    // a run that did not finish, in the student's outcome
+  std::vector<std::string> log;         // what the sanitizer said then, for the instructor only
 };
 
 // Runs the pass (the tools of pass_tools) over the correctness checks of `records` that earned
