@@ -128,6 +128,9 @@ class BufferLab {
   BufferLab with_fill(Fill fill) const;
 
   const std::string& name() const { return name_; }
+  // True when the call text names {n}: the spec then gives sizes as n (1000 or [1, 7, 1000]);
+  // otherwise as [rows, cols] ([256, 512] or [[32, 32], [64, 1024]]).
+  bool sized_by_n() const;
   std::string call_text(const CaseSize& size) const;
   std::string case_label(const CaseSize& size) const;
   const std::vector<BufferSpec>& inputs() const { return inputs_; }
@@ -156,6 +159,10 @@ class BufferLab {
 // (a single size is a list of one). Each dimension from 1 to lab.max_dimension().
 std::vector<CaseSize> case_sizes(const CheckSpec& spec, const std::string& key,
                                  const BufferLab& lab);
+
+// The seed of a case's input `index`: the first takes the case's seed itself, the others a
+// stream of their own (the same on the host and for DeviceBuffer::fill_random*).
+std::uint64_t input_seed(std::uint64_t case_seed, std::size_t index);
 
 // A case's inputs drawn from `seed` as the lab declares them (each buffer its own stream).
 CaseData draw_case(const BufferLab& lab, const CaseSize& size, std::uint64_t seed);
