@@ -266,6 +266,7 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   barrier_round_ = 0;
   warp_releases_ = 0;
   failure_.reset();
+  race_check_.start_block(threads_, job.race_check);
   order_.resize(threads_);
   std::iota(order_.begin(), order_.end(), 0u);
   if (job.schedule == Schedule::reverse) std::reverse(order_.begin(), order_.end());
@@ -331,6 +332,7 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
       abandon_fibers();
       return std::move(failure_);
     }
+    end_race_interval();
     if (waiting_.empty()) break;
     reduce_result_ = std::exchange(reduce_sum_, 0);
     shuffle(waiting_, ++barrier_round_);
@@ -341,6 +343,11 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   static_shared_bytes = 0;
   for (const auto& [address, bytes] : shared_) static_shared_bytes += static_cast<long long>(bytes);
   return std::nullopt;
+}
+
+void BlockRunner::end_race_interval() {
+  race_check_.end_interval({job_->number, block_linear(), block_, job_->request->block,
+                            job_->request->site.name, barrier_round_});
 }
 
 void BlockRunner::run_until_blocked() {
