@@ -266,7 +266,12 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   barrier_round_ = 0;
   warp_releases_ = 0;
   failure_.reset();
-  race_check_.start_block(threads_, job.race_check);
+  // The race check makes a block several times slower: it watches every block of a small launch
+  // and, of a large one, the first blocks and the last (an edge block of an any-size kernel), the
+  // same at every run, as the GPU's racecheck pass runs a check's smallest case only.
+  const std::uint64_t blocks = 1ULL * gridDim.x * gridDim.y * gridDim.z;
+  race_check_.start_block(threads_, job.race_check && (block_linear() < kRaceCheckedBlocks ||
+                                                       block_linear() + 1 == blocks));
   order_.resize(threads_);
   std::iota(order_.begin(), order_.end(), 0u);
   if (job.schedule == Schedule::reverse) std::reverse(order_.begin(), order_.end());
@@ -286,8 +291,12 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   // the launch gave (the buffer behind it is the largest any launch may have).
   const AccessBounds previous_bounds = access_bounds;
   const char* dynamic = static_cast<const char*>(dynamic_shared_base());
-  access_bounds = {job.regions, job.region_count, dynamic,
-                   dynamic + job.request->dynamic_shared_bytes, dynamic + kMaxDynamicShared};
+  access_bounds = {job.regions,
+                   job.region_count,
+                   dynamic,
+                   dynamic + job.request->dynamic_shared_bytes,
+                   dynamic + kMaxDynamicShared,
+                   race_check_.enabled()};
   struct Restore {
     BlockRunner* previous;
     AccessBounds bounds;

@@ -67,12 +67,13 @@ const SharedRaceCheck::Accessor* SharedRaceCheck::conflict(const Accessor (&slot
   return nullptr;
 }
 
-// Keeps the two lowest threads, ascending, each with its latest access.
+// Keeps the two lowest threads, ascending, each with its first access since its latest
+// __syncwarp() (the one that can race with later ones).
 void SharedRaceCheck::keep(Accessor (&slots)[2], const Accessor& me) {
   if (slots[0].thread == me.thread) {
-    slots[0] = me;
+    if (slots[0].warp_epoch != me.warp_epoch) slots[0] = me;
   } else if (slots[1].thread == me.thread) {
-    slots[1] = me;
+    if (slots[1].warp_epoch != me.warp_epoch) slots[1] = me;
   } else if (me.thread < slots[0].thread) {
     slots[1] = slots[0];
     slots[0] = me;

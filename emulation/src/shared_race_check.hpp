@@ -15,6 +15,10 @@
 // lowest word with a hazard and its lowest threads. Its kind comes from the two threads' own
 // programs: the access later in its thread's program completes the hazard (a read after another
 // thread's write: "read after write"; a write after another thread's read: "write after read").
+// Cost: a watched block runs several times slower (a tiled product's inner loop is two shared
+// reads a multiply-add), so it watches every block of a small launch and, of a large one, the
+// first kRaceCheckedBlocks and the last (by linear index: the same at every run), as the GPU's
+// racecheck pass runs each check's smallest case only.
 // Limits: words of 4 bytes (a static array of smaller elements is tracked by element; smaller
 // accesses of dynamic shared memory are not tracked), and the full set of readers is not kept:
 // with __syncwarp() in an interval a hazard between three or more threads of two warps can go
@@ -44,6 +48,10 @@ struct RaceBlock {
 // until take_shared_race; every word with a hazard is counted.
 void keep_shared_race(const RaceBlock& block, SharedRace race);
 void count_shared_races(std::size_t words);
+
+// The blocks of a launch the race check watches: those whose linear index is below this, and the
+// last.
+inline constexpr std::uint64_t kRaceCheckedBlocks = 16;
 
 class SharedRaceCheck {
  public:
@@ -75,7 +83,8 @@ class SharedRaceCheck {
     std::uint32_t stamp = 0;  // the interval it was last touched in
     bool hazard = false;
     bool values_differ = false;  // two of its writes wrote different bytes
-    Accessor writers[2];         // the two lowest threads, ascending; their latest access
+    // The two lowest threads, ascending; each its first access since its latest __syncwarp().
+    Accessor writers[2];
     Accessor readers[2];
   };
   struct Region {

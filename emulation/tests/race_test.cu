@@ -5,6 +5,8 @@
 // schedule.
 #include <cuda_runtime.h>
 
+#include <chrono>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -286,4 +288,25 @@ TEST_F(Race, TurnedOffItReportsNothing) {
   EXPECT_FALSE(emu::take_shared_race());
 }
 
+}  // namespace
+
+namespace {
+// Not a test: what the race check costs a tiled product (run with
+// --gtest_also_run_disabled_tests --gtest_filter='*Cost*').
+TEST_F(Race, DISABLED_CostOnATiledProduct) {
+  const int n = 256;
+  float* A = device<float>(n * n);
+  float* B = device<float>(n * n);
+  float* C = device<float>(n * n);
+  for (const bool on : {false, true, false, true}) {
+    emu::Settings settings{emu::Schedule::random, 1, 1};
+    settings.race_check = on;
+    emu::configure(settings);
+    const auto start = std::chrono::steady_clock::now();
+    tiled_any_size<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(A, B, C, n);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    std::printf("race check %s: %.3f s\n", on ? "on " : "off", took.count());
+  }
+}
 }  // namespace

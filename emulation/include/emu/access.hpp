@@ -39,6 +39,7 @@ struct AccessBounds {
   const char* dynamic_begin = nullptr;  // the OS thread's dynamic shared memory buffer
   const char* dynamic_given = nullptr;  // its end as the launch gave it
   const char* dynamic_end = nullptr;    // the buffer's end (the largest launch's)
+  bool race_watch = false;              // the race check watches this block
 };
 inline thread_local AccessBounds access_bounds;
 
@@ -108,7 +109,7 @@ inline T&& at(T&& element, const char* file, int line, Access access) {
     if (p >= bounds.dynamic_begin && p < bounds.dynamic_end) {
       if (p + size > bounds.dynamic_given) [[unlikely]] {
         detail::report_dynamic_shared_access(p, size, {file, line, access});
-      } else {
+      } else if (bounds.race_watch) {
         detail::note_shared_access(
             bounds.dynamic_begin,
             static_cast<std::size_t>(bounds.dynamic_given - bounds.dynamic_begin), nullptr, nullptr,
@@ -141,7 +142,7 @@ inline T&& at_shared(T&& element, const Array& array, const char* name, const ch
       detail::report_shared_access(begin, sizeof(Array), name,
                                    std::is_same_v<std::remove_cvref_t<T>, float>, p, size,
                                    {file, line, access});
-    } else {
+    } else if (detail::access_bounds.race_watch) {
       detail::note_shared_access(begin, sizeof(Array), &detail::shape_v<Array>, name, p, size,
                                  {file, line, access});
     }
