@@ -381,6 +381,16 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         set_tests_properties(${lab}.must_fail.${name}.emulated_race PROPERTIES
           LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
           ENVIRONMENT "${launcher_env}")
+        # And the emulator's race check (emulation/src/shared_race_check.hpp) must report it, as
+        # racecheck does on a GPU: a correctness check fails with its words, whatever the values.
+        add_test(NAME ${lab}.must_fail.${name}.emulated_racecheck
+                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
+                         "${CMAKE_BINARY_DIR}/results/must_fail/${target}-racecheck"
+                         ${correctness_checks})
+        set_tests_properties(${lab}.must_fail.${name}.emulated_racecheck PROPERTIES
+          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
+          ENVIRONMENT
+            "${launcher_env};EXPECT_REASON=the CPU emulation found a race on shared memory")
       endif()
       if(LABS_EMULATION AND "memcheck" IN_LIST sanitizer_tools)
         # No memcheck on the CPU: the emulator checks kernels' subscripts against their buffers

@@ -147,11 +147,15 @@ CheckRecord Check::finish(double duration_s) {
 // that earned something fails with the first finding; one already failed keeps its own reason,
 // the finding is a note. Other kinds of check are not judged by it, as on a GPU.
 void Check::apply_memory_errors() {
-  const std::vector<std::string> errors = take_memory_errors();
+  const std::vector<EmulatedFinding> errors = take_memory_errors();
   if (errors.empty() || spec_.kind != "correctness") return;
+  const auto lead = [](const EmulatedFinding& finding) {
+    return finding.kind == EmulatedFindingKind::shared_race ? kEmulatedRacecheckWords
+                                                            : kEmulatedMemcheckWords;
+  };
   const std::string words =
       fmt::format("{} in your kernel (the results can look right, but the code is wrong): {}",
-                  kEmulatedMemcheckWords, errors.front());
+                  lead(errors.front()), errors.front().words);
   if (record_.verdict == Verdict::pass ||
       (record_.verdict == Verdict::fail && record_.fraction > 0)) {
     record_.verdict = Verdict::fail;
@@ -161,7 +165,9 @@ void Check::apply_memory_errors() {
   } else {
     record_.notes.push_back(words);
   }
-  for (std::size_t i = 1; i < errors.size(); ++i) record_.notes.push_back(errors[i]);
+  for (std::size_t i = 1; i < errors.size(); ++i) {
+    record_.notes.push_back(fmt::format("{}: {}", lead(errors[i]), errors[i].words));
+  }
 }
 
 void Check::decide_verdict() {

@@ -107,6 +107,9 @@ bool sanitizer_first_case_only();
 // student's kernel outside the memory it was given (harness/sanitizer.hpp, note_memory_error).
 inline constexpr const char* kEmulatedMemcheckWords =
     "the CPU emulation found an access outside the memory it was given";
+// ... and when its race check found a race on shared memory (note_shared_memory_race).
+inline constexpr const char* kEmulatedRacecheckWords =
+    "the CPU emulation found a race on shared memory";
 
 // True (with a note on the check) when the case `label` of `multiply_adds` is left out because
 // it would be too slow under compute-sanitizer.
