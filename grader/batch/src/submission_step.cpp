@@ -126,13 +126,32 @@ class ProgramRuns {
   // The program starts now, while others may still use the GPU, and runs its checks once the GPU
   // is its alone (gpu_gate.hpp, HeadStart); it gives the GPU back when its last check is
   // recorded. The GPU's time alone is spent timing, not starting or exiting.
+  //
+  // Checks the hosted memcheck run left over (correctness checks too large for memcheck) run
+  // first, with the GPU shared as in a correctness run; the program asks for its turn before its
+  // first speed check (contract::GraderMessage::turn_at_first_speed_check).
   RunOutcome run_alone(GpuGate& gate, const std::string& phase) {
-    HeadStart head_start(gate);
+    const bool shared_first = !left_for_plain_run_.empty();
+    std::optional<HeadStart> head_start;
+    std::optional<SharedUse> shared;
+    const auto shared_phase = "leftover" + phase.substr(phase.find('@'));
+    if (shared_first) {
+      batch_.timeline->mark(slug_, shared_phase, "wait");
+      shared.emplace(gate);
+      batch_.timeline->mark(slug_, shared_phase, "start");
+    } else {
+      head_start.emplace(gate);
+    }
+    request_.turn_at_first_speed_check = shared_first;
     std::optional<ExclusiveUse> alone;
     bool started = false;
     bool ended = false;
     request_.run_alone = nullptr;  // alone from its first check on
     request_.take_turn = [&] {
+      if (shared) {
+        shared.reset();
+        batch_.timeline->mark(slug_, shared_phase, "end");
+      }
       alone.emplace(gate);
       if (!std::exchange(started, true)) batch_.timeline->mark(slug_, phase, "start");
     };
@@ -142,6 +161,10 @@ class ProgramRuns {
       ended = true;
     };
     RunOutcome ran = run_checks(batch_.kit.spec, request_);
+    if (shared) {  // no speed check ran
+      shared.reset();
+      batch_.timeline->mark(slug_, shared_phase, "end");
+    }
     if (!started) batch_.timeline->mark(slug_, phase, "start");  // it ended before its turn
     alone.reset();
     if (!ended) batch_.timeline->mark(slug_, phase, "end");

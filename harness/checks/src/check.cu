@@ -1,11 +1,13 @@
 #include "harness/check.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "contract/device_buffer_note.hpp"
+#include "contract/exit_status.hpp"
 #include "contract/sanitizer_run.hpp"
 #include "harness/compare.hpp"
 #include "harness/contract.hpp"
@@ -247,6 +249,24 @@ Location student_location(const std::string& check, const std::string& message) 
   return {check, -1};
 }
 
+// A run that starts with correctness checks on a shared GPU and times afterwards (the batch's
+// speed run with checks left over from the hosted memcheck run): it waits for the GPU to itself
+// once, before its first speed check.
+void wait_for_turn_before_speed(LabRun& run, const CheckSpec& spec) {
+  if (!run.channel || spec.kind != "speed") return;
+  const auto& message = run.channel->message();
+  if (!message.wait_for_turn || !message.turn_at_first_speed_check || run.turn_taken) return;
+  run.turn_taken = true;
+  try {
+    run.channel->wait_for_turn();
+  } catch (const std::exception& error) {
+    // The grader is gone: no check may run without its turn.
+    std::fprintf(stderr, "error: %s\n", error.what());
+    std::_Exit(contract::exit_status::bad_setup);
+  }
+  trace("the grader gave the go-ahead");
+}
+
 }  // namespace
 
 void run_check(const std::function<void(Check&)>& body) {
@@ -257,6 +277,7 @@ void run_check(const std::function<void(Check&)>& body) {
     FAIL() << id << " has no entry in " << run.spec.source << " (the tests and the spec disagree)";
   }
   std::optional<Check> check(std::in_place, *spec);
+  wait_for_turn_before_speed(run, *spec);
   // The grader learns which check was running if the process dies in it.
   if (run.channel) run.channel->send_started(id);
   trace(id + " starts");
