@@ -244,6 +244,9 @@ SanitizerOutcome charge_hosted_findings(const contract::LabSpec& spec, const San
     const auto* check = spec.find(record.check);
     if (check && check->kind == "correctness") eligible.push_back(record.check);
   }
+  // A run cut short (killed at its time limit) may end in the middle of a finding: its last
+  // lines are not to be read as a place. Its records stand; the instructor's log says why.
+  if (!finished(run.tool, run.output)) eligible.clear();
   ChargedFindings charged;
   charge_findings(pass, run, all_check_ids(spec), eligible, charged, outcome);
   fail_charged_checks(charged, records, true);
