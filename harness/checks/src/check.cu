@@ -355,6 +355,8 @@ void expect_matrix(CaseResult& result, const std::vector<float>& expected, const
   result.tolerance = comparison.tolerance;
   result.first_mismatches = std::move(comparison.first_mismatches);
   result.error_map = std::move(comparison.error_map);
+  // An exact output's digest is what the batch attests a submission's outputs by (verify.hpp).
+  result.output_digest = std::move(comparison.output_digest);
   if (comparison.verdict != Verdict::pass) fail_case(result, comparison.reason);
 }
 

@@ -37,6 +37,40 @@ std::optional<RecordedActivity> observe_launches(Check& check, const std::string
   return activity;
 }
 
+void judge_shared_memory_use(Check& check, const RecordedActivity& activity,
+                             const std::string& advice, long long min_bytes) {
+  std::string without;
+  std::string too_little;
+  long long smallest = -1;
+  for (const auto& launch : activity.kernels) {
+    const long long shared = launch.static_shared_bytes + launch.dynamic_shared_bytes;
+    // describe_launch names the kernel itself ("k(float*): grid ... x block ...").
+    if (shared <= 0) {
+      without += fmt::format("{}{}", without.empty() ? "" : "; ", describe_launch(launch));
+    } else if (shared < min_bytes) {
+      too_little += fmt::format("{}{} ({} bytes)", too_little.empty() ? "" : "; ",
+                                describe_launch(launch), shared);
+    }
+    if (shared > 0 && (smallest < 0 || shared < smallest)) smallest = shared;
+  }
+  const std::string then = advice.empty() ? "" : ". " + advice;
+  if (!without.empty()) {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("launched with no shared memory: {}{}", without, then));
+    check.diagnose(make_diagnosis("no_shared_memory",
+                                  "the recorded launch(es) show 0 bytes of shared memory"));
+  } else if (!too_little.empty()) {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("launched with less than {} bytes of shared memory: {}{}",
+                                  min_bytes, too_little, then));
+  } else {
+    check.set_verdict(
+        Verdict::pass,
+        fmt::format("{} kernel launch(es), each with shared memory ({} bytes or more)",
+                    activity.kernels.size(), smallest));
+  }
+}
+
 }  // namespace harness
 
 namespace harness {

@@ -120,30 +120,10 @@ std::optional<RecordedActivity> observe_product(Check& check, const LabMatmul& l
 }
 
 void judge_shared_memory(Check& check, const RecordedActivity& activity, const std::string& tiles) {
-  std::string without;
-  long long smallest = -1;
-  for (const auto& launch : activity.kernels) {
-    const long long shared = launch.static_shared_bytes + launch.dynamic_shared_bytes;
-    if (shared <= 0) {
-      // describe_launch names the kernel itself ("k(float*): grid ... x block ...").
-      without += fmt::format("{}{}", without.empty() ? "" : "; ", describe_launch(launch));
-    } else if (smallest < 0 || shared < smallest) {
-      smallest = shared;
-    }
-  }
-  if (without.empty()) {
-    check.set_verdict(
-        Verdict::pass,
-        fmt::format("{} kernel launch(es), each with shared memory ({} bytes or more)",
-                    activity.kernels.size(), smallest));
-  } else {
-    check.set_verdict(Verdict::fail,
-                      fmt::format("launched with no shared memory: {}. The tiles {} must be "
-                                  "__shared__ arrays, and the product must be computed from them",
-                                  without, tiles));
-    check.diagnose(make_diagnosis("no_shared_memory",
-                                  "the recorded launch(es) show 0 bytes of shared memory"));
-  }
+  judge_shared_memory_use(check, activity,
+                          fmt::format("The tiles {} must be __shared__ arrays, and the product "
+                                      "must be computed from them",
+                                      tiles));
 }
 
 namespace {

@@ -86,13 +86,26 @@ DeviceBuffer::~DeviceBuffer() {
   if (base_) cudaFree(base_);  // no throw from a destructor; a sticky error is reported elsewhere
 }
 
-DeviceBuffer DeviceBuffer::matrix(std::string name, long long rows, long long cols) {
-  const auto count = static_cast<std::size_t>(rows * cols);
-  // Under compute-sanitizer (LAB_SANITIZER set by the sanitizer tests) there are no guard zones:
-  // a write past the end must land outside the allocation, where memcheck reports it.
+namespace {
+
+// Under compute-sanitizer (LAB_SANITIZER set by the sanitizer tests) there are no guard zones:
+// a write past the end must land outside the allocation, where memcheck reports it.
+std::size_t matrix_guard_in_this_run(long long cols) {
   const char* sanitizer = std::getenv("LAB_SANITIZER");
-  if (sanitizer && *sanitizer) return DeviceBuffer(std::move(name), count, 0);
-  return DeviceBuffer(std::move(name), count, matrix_guard(cols));
+  return sanitizer && *sanitizer ? 0 : DeviceBuffer::matrix_guard(cols);
+}
+
+}  // namespace
+
+DeviceBuffer DeviceBuffer::matrix(std::string name, long long rows, long long cols) {
+  return DeviceBuffer(std::move(name), static_cast<std::size_t>(rows * cols),
+                      matrix_guard_in_this_run(cols));
+}
+
+std::unique_ptr<DeviceBuffer> DeviceBuffer::new_matrix(std::string name, long long rows,
+                                                       long long cols) {
+  return std::make_unique<DeviceBuffer>(std::move(name), static_cast<std::size_t>(rows * cols),
+                                        matrix_guard_in_this_run(cols));
 }
 
 std::size_t DeviceBuffer::matrix_guard(long long cols) {

@@ -1,25 +1,21 @@
 // Lab 4's graded checks. Each LAB_CHECK matches an entry of ../spec.json, which gives its points,
-// sizes and thresholds.
+// sizes and thresholds. The checks themselves are the harness's for any lab that maps input
+// buffers to an output buffer (harness/buffer_checks.hpp); this file says what matvec is and
+// carries the course's worked examples.
 //
 // The lab's names follow the exercise (seed 000): A = B * C, with the matrix B, the vector C and
 // the output A. The harness's matrix-product helpers call the left operand A and the output C, so
 // a lab 4 problem is the harness's product (n x n) * (n x 1) with problem.a = the matrix B and
 // problem.b = the vector C; the buffers below carry the lab's names so that messages match the
 // handout.
-#include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "harness/check.hpp"
-#include "harness/cuda_check.hpp"
-#include "harness/diagnose_run.hpp"
+#include "harness/buffer_checks.hpp"
 #include "harness/matmul.hpp"
-#include "harness/observe.hpp"
-#include "harness/speed.hpp"
 #include "harness/student_call.hpp"
 #include "lab4.h"
 #include "lab4_bonus.h"
@@ -30,13 +26,10 @@ void matvec_fast(float* A, const float* B, const float* C, int n) __attribute__(
 
 namespace {
 
-using harness::CaseResult;
-using harness::Check;
-using harness::DeviceBuffer;
+using harness::Fill;
 using harness::MatmulProblem;
 using harness::MatmulShape;
 using harness::Values;
-using harness::Verdict;
 
 // n * n must fit in an int: the contract indexes B with int arithmetic.
 constexpr int kLargestN = 46340;
@@ -44,86 +37,41 @@ constexpr int kLargestN = 46340;
 // The lab's launcher, or the bonus's (matvec_fast): same contract.
 using MatvecLauncher = void (*)(float* A, const float* B, const float* C, int n);
 
-std::string call_text(int n, const char* name = "matvec") {
-  return fmt::format("{}(A, B, C, {})", name, n);
+// The harness's product (n x n) * (n x 1) on a case's B and C.
+MatmulProblem product_of(const harness::CaseData& data, Fill fill) {
+  MatmulProblem problem;
+  problem.shape = MatmulShape{static_cast<int>(data.size.n()), static_cast<int>(data.size.n()), 1};
+  problem.values = fill == Fill::integers ? Values::integers : Values::reals;
+  problem.a = data.inputs[0];
+  problem.b = data.inputs[1];
+  return problem;
 }
 
-// The lab's three buffers for one problem: B (n x n) and C (n) uploaded, A (n) poisoned with NaN,
-// all with guard zones.
-struct MatvecBuffers {
-  explicit MatvecBuffers(const MatmulProblem& problem, MatvecLauncher launcher = matvec)
-      : matvec_launcher(launcher),
-        n(problem.shape.m),
-        B(DeviceBuffer::matrix("B", n, n)),
-        C(DeviceBuffer::matrix("C", n, 1)),
-        A(DeviceBuffer::matrix("A", n, 1)) {
-    B.upload(problem.a);
-    C.upload(problem.b);
-  }
-  void launch() { matvec_launcher(A.data(), B.data(), C.data(), n); }
-
-  MatvecLauncher matvec_launcher;
-  int n;
-  DeviceBuffer B;
-  DeviceBuffer C;
-  DeviceBuffer A;
-};
-
-// A compared with the expected vector (exactly when `tolerance` is empty), nothing written
-// outside A.
-void expect_output(CaseResult& result, const MatvecBuffers& buffers,
-                   const std::vector<float>& expected, const std::vector<float>& tolerance = {}) {
-  harness::expect_matrix(result, expected, buffers.A, buffers.n, 1, tolerance);
-  harness::expect_guards_intact(result, buffers.A, 1);
-}
-
-// One case: the launcher called once; A right, nothing written outside A, B and C unchanged.
-void run_matvec_case(CaseResult& result, const MatmulProblem& problem,
-                     const std::vector<float>& expected, const std::vector<float>& tolerance,
-                     MatvecLauncher launcher = matvec, const char* name = "matvec") {
-  MatvecBuffers buffers(problem, launcher);
-  harness::CaseLaunchCapture capture;
-  buffers.launch();
-  harness::synchronize_after(call_text(buffers.n, name));
-  const auto activity = capture.stop();
-  expect_output(result, buffers, expected, tolerance);
-  harness::expect_guards_intact(result, buffers.B, buffers.n);
-  harness::expect_guards_intact(result, buffers.C, 1);
-  harness::expect_unchanged(result, buffers.B, problem.a);
-  harness::expect_unchanged(result, buffers.C, problem.b);
-  // A wrong A: name the likely mistake. The product's operands are the matrix B and the vector C.
-  const int n = buffers.n;
-  const harness::CaseRerun rerun{{{"B", &problem.a, n}, {"C", &problem.b, 1}},
-                                 static_cast<std::size_t>(n),
-                                 [n](const std::vector<float*>& inputs, float* output) {
-                                   matvec(output, inputs[0], inputs[1], n);
-                                 },
-                                 call_text(n)};
-  harness::FailedCase failed;
-  failed.expected = &expected;
-  failed.tolerance = &tolerance;
-  failed.rows = n;
-  failed.cols = 1;
-  failed.output = &buffers.A;
-  failed.launch = harness::main_launch(activity);
-  failed.product = harness::ProductInputs{problem.a, problem.b, n, n, 1, "B", "C"};
-  failed.rerun = &rerun;
-  harness::diagnose_failed_case(result, failed);
-}
-
-// Random problems at every n of the spec: integers compare exactly, reals within the harness's
-// tolerance (derived from n); large ones are checked against cuBLAS.
-void check_random_problems(Check& check, Values values, MatvecLauncher launcher = matvec,
-                           const char* name = "matvec") {
-  for (int n : check.spec().widths("n", kLargestN)) {
-    const MatmulShape shape{n, n, 1};
-    const auto label = fmt::format("{} {}", harness::values_name(values), shape.label());
-    check.run_case(label, [&](CaseResult& result) {
-      const auto problem = harness::random_problem(shape, values, check.seed_for(label));
-      const auto expected = harness::expected_product(problem);
-      run_matvec_case(result, problem, expected.c, expected.tolerance, launcher, name);
-    });
-  }
+// matvec(A, B, C, n): A = B * C, exact on integers, within the product's tolerance on reals
+// (derived from n; large products come from cuBLAS). A wrong A is diagnosed as a product of B
+// and C. Cases are labelled "integers 100x100 * 100x1".
+harness::BufferLab matvec_lab(Fill fill, MatvecLauncher launcher = matvec,
+                              const std::string& name = "matvec") {
+  return harness::BufferLab(name, name + "(A, B, C, {n})")
+      .input("B", harness::n_by_n, fill)
+      .input("C", harness::n_elements, fill)
+      .output("A", harness::n_elements)
+      .call(
+          [launcher](const harness::DeviceArgs& a) { launcher(a.output, a.in(0), a.in(1), a.n()); })
+      .reference([fill](const harness::CaseData& data) {
+        auto expected = harness::expected_product(product_of(data, fill));
+        return harness::Expected{std::move(expected.c), std::move(expected.tolerance)};
+      })
+      .label([fill](const harness::CaseSize& size) {
+        const int n = static_cast<int>(size.n());
+        return fmt::format("{} {}", harness::fill_name(fill), MatmulShape{n, n, 1}.label());
+      })
+      .max_dimension(kLargestN)
+      .product([](const harness::CaseData& data) {
+        const int n = static_cast<int>(data.size.n());
+        return std::optional(
+            harness::ProductInputs{data.inputs[0], data.inputs[1], n, n, 1, "B", "C"});
+      });
 }
 
 // ---- known answers from the course material ------------------------------------------------
@@ -197,141 +145,43 @@ std::vector<VectorAnswer> known_vector_answers() {
   return out;
 }
 
-// Bandwidth as a share of cudaMemcpy's, timed in the same run. The kernel reads B once (and C, and
-// writes A): 4 (n^2 + 2n) bytes. The reference copies B (n^2 floats) device to device, which reads
-// and writes 4 n^2 bytes each. Correctness is checked at the timed size first (a kernel that does
-// nothing would be the fastest) and again after the timed runs.
-void check_matvec_speed(Check& check, MatvecLauncher launcher, const char* name) {
-  const int n = check.spec().width("n", kLargestN);
-  const double threshold = check.spec().positive("min_share_of_memcpy");
-  const double max_spread = check.spec().positive("max_spread");
-  harness::TimingOptions options;
-  options.repetitions = check.spec().param<int>("repetitions");
-
-  const MatmulShape shape{n, n, 1};
-  const auto problem = harness::random_problem(shape, Values::integers, check.seed_for("input"));
-  const auto expected = harness::expected_product(problem);
-  MatvecBuffers buffers(problem, launcher);
-  const std::size_t matrix_bytes = static_cast<std::size_t>(n) * n * sizeof(float);
-  DeviceBuffer reference_out("reference_out", static_cast<std::size_t>(n) * n, 0);
-  const auto call = call_text(n, name);
-  const auto output_wrong = [&] {
-    CaseResult output;
-    expect_output(output, buffers, expected.c);
-    return output.verdict == Verdict::pass ? std::string() : output.reason;
-  };
-
-  buffers.launch();
-  harness::synchronize_after(call);
-  if (const auto wrong = output_wrong(); !wrong.empty()) {
-    check.set_verdict(Verdict::fail,
-                      fmt::format("{} is wrong ({}), so its speed is not graded", call, wrong));
-    return;
-  }
-  buffers.A.poison();
-
-  const double bytes_moved = 4.0 * (static_cast<double>(n) * n + 2.0 * n);
-  const harness::TimedWork student{name, [&] { buffers.launch(); }, bytes_moved};
-  const auto timing = harness::measure_rounds(
-      shape.label(), "GB/s", student,
-      harness::memcpy_reference(buffers.B.data(), reference_out.data(), matrix_bytes), options,
-      check.spec().rounds());
-  harness::synchronize_after(call);
-  if (const auto wrong = output_wrong(); !wrong.empty()) {
-    check.set_verdict(Verdict::fail,
-                      fmt::format("{} was wrong in the timed runs ({})", call, wrong));
-    return;
-  }
-  harness::judge_speed(check, timing, threshold, max_spread);
-}
-
-// The bonus checks run only for an attempt: matvec_fast defined (bonus.cu in the build) and
-// writing something. The starter's stub writes nothing: that is "not attempted", no extra points
-// and no failure, rather than a wrong product.
-bool bonus_attempted(Check& check) {
-  if (!LAB_STUDENT_DEFINES(matvec_fast)) {
-    check.set_verdict(Verdict::not_attempted,
-                      "matvec_fast is not defined (no bonus.cu): the bonus is optional");
-    return false;
-  }
-  const MatmulShape shape{64, 64, 1};
-  MatvecBuffers buffers(
-      harness::random_problem(shape, Values::integers, check.seed_for("attempted")), matvec_fast);
-  buffers.launch();
-  harness::synchronize_after(call_text(shape.m, "matvec_fast"));
-  const auto written = buffers.A.download();
-  if (std::all_of(written.begin(), written.end(), [](float v) { return std::isnan(v); })) {
-    check.set_verdict(Verdict::not_attempted,
-                      "matvec_fast writes nothing (the starter's stub): the bonus is optional");
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
-LAB_CHECK(Matvec, Integers) { check_random_problems(check, Values::integers); }
+LAB_CHECK(Matvec, Integers) { harness::check_correctness(check, matvec_lab(Fill::integers), "n"); }
 
-LAB_CHECK(Matvec, Reals) { check_random_problems(check, Values::reals); }
+LAB_CHECK(Matvec, Reals) { harness::check_correctness(check, matvec_lab(Fill::reals), "n"); }
 
-LAB_CHECK(Matvec, Large) { check_random_problems(check, Values::integers); }
+LAB_CHECK(Matvec, Large) { harness::check_correctness(check, matvec_lab(Fill::integers), "n"); }
 
 LAB_CHECK(Matvec, Examples) {
   for (auto answer : known_vector_answers()) {
     // Renumbered at random each run, so that no kernel can carry the published answers.
     harness::relabel(answer.problem, answer.expected, check.seed_for(answer.problem.name));
-    check.run_case(answer.problem.name, [&](CaseResult& result) {
-      run_matvec_case(result, answer.problem, answer.expected, {});
-    });
+    const harness::CaseSize size{answer.problem.shape.m, 1, false};
+    harness::check_case(check, matvec_lab(Fill::integers), answer.problem.name,
+                        {size, {answer.problem.a, answer.problem.b}}, {answer.expected});
   }
 }
 
 LAB_CHECK(Matvec, Threads) {
-  const int n = check.spec().width("n", kLargestN);
-  const int max_extra = check.spec().param<int>("max_extra_threads");
-  const auto problem =
-      harness::random_problem(MatmulShape{n, n, 1}, Values::integers, check.seed_for("input"));
-  const auto expected = harness::expected_product(problem);
-  MatvecBuffers buffers(problem);
-  const auto activity = harness::observe_launches(check, call_text(n), [&] { buffers.launch(); });
-  if (!activity) return;
-
-  CaseResult output;
-  expect_output(output, buffers, expected.c);
-  if (output.verdict != Verdict::pass) {
-    check.set_verdict(Verdict::fail, fmt::format("{} is wrong ({}), so its launch shape is not "
-                                                 "graded: fix correctness first",
-                                                 call_text(n), output.reason));
-    return;
-  }
-  long long threads = 0;
-  for (const auto& launch : activity->kernels) threads += launch.threads();
-  const auto summary = fmt::format("{} threads for the {} elements of A", threads, n);
-  if (threads < n) {
-    check.set_verdict(
-        Verdict::fail,
-        fmt::format("{}: one thread per element needs a grid that covers all of A", summary));
-  } else if (threads > 1LL * n + max_extra) {
-    check.set_verdict(
-        Verdict::fail,
-        fmt::format("{}: one thread per element of A needs n threads, rounded up to whole blocks "
-                    "(at most {} more); {} would be one per element of B",
-                    summary, max_extra, 1LL * n * n));
-  } else {
-    check.set_verdict(Verdict::pass, summary);
-  }
+  const long long n = check.spec().width("n", kLargestN);
+  harness::check_one_thread_per_element(
+      check, matvec_lab(Fill::integers),
+      {"n", fmt::format("{} would be one per element of B", n * n)});
 }
 
-LAB_CHECK(Matvec, Speed) { check_matvec_speed(check, matvec, "matvec"); }
+LAB_CHECK(Matvec, Speed) { harness::check_speed(check, matvec_lab(Fill::integers), {"n"}); }
 
 // ---- bonus (optional, extra points): matvec_fast in bonus.cu --------------------------------
 
 LAB_CHECK(MatvecFast, Integers) {
-  if (!bonus_attempted(check)) return;
-  check_random_problems(check, Values::integers, matvec_fast, "matvec_fast");
+  const auto lab = matvec_lab(Fill::integers, matvec_fast, "matvec_fast");
+  if (!harness::bonus_attempted(check, lab, LAB_STUDENT_DEFINES(matvec_fast))) return;
+  harness::check_correctness(check, lab, "n");
 }
 
 LAB_CHECK(MatvecFast, Speed) {
-  if (!bonus_attempted(check)) return;
-  check_matvec_speed(check, matvec_fast, "matvec_fast");
+  const auto lab = matvec_lab(Fill::integers, matvec_fast, "matvec_fast");
+  if (!harness::bonus_attempted(check, lab, LAB_STUDENT_DEFINES(matvec_fast))) return;
+  harness::check_speed(check, lab, {"n"});
 }

@@ -27,6 +27,8 @@ class DeviceBuffer {
   // A matrix buffer whose guards cover an overshoot of 64 rows: a grid with extra blocks and no
   // bounds check writes there.
   static DeviceBuffer matrix(std::string name, long long rows, long long cols);
+  // The same on the heap, for a number of buffers known at run time (DeviceBuffer does not move).
+  static std::unique_ptr<DeviceBuffer> new_matrix(std::string name, long long rows, long long cols);
   // The guard that matrix() gives a buffer with `cols` columns.
   static std::size_t matrix_guard(long long cols);
 

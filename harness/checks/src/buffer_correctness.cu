@@ -1,0 +1,123 @@
+// Correctness of a buffers-in, buffer-out lab: one case per size, compared with the CPU reference
+// and diagnosed as the matrix labs' cases are.
+#include <fmt/format.h>
+
+#include "buffer_case.hpp"
+#include "harness/buffer_checks.hpp"
+#include "harness/cuda_check.hpp"
+#include "harness/diagnose_run.hpp"
+#include "harness/student_call.hpp"
+
+namespace harness {
+
+namespace {
+
+// Guards for an overshoot of 64 rows, the payload NaN (DeviceBuffer::matrix).
+std::unique_ptr<DeviceBuffer> matrix_buffer(const BufferSpec& spec, const CaseSize& size) {
+  const auto shape = spec.shape(size);
+  return DeviceBuffer::new_matrix(spec.name, shape.rows, shape.cols);
+}
+
+}  // namespace
+
+CaseBuffers::CaseBuffers(const BufferLab& lab, const CaseSize& size) : lab_(lab), size_(size) {
+  for (const auto& input : lab.inputs()) inputs_.push_back(matrix_buffer(input, size));
+  output_ = matrix_buffer(lab.output(), size);
+}
+
+void CaseBuffers::upload(const CaseData& data) {
+  for (std::size_t i = 0; i < inputs_.size(); ++i) inputs_[i]->upload(data.inputs.at(i));
+}
+
+void CaseBuffers::fill_on_device(std::uint64_t seed) {
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    if (lab_.inputs()[i].fill == Fill::integers) {
+      inputs_[i]->fill_random_integers(input_seed(seed, i));
+    } else {
+      inputs_[i]->fill_random(input_seed(seed, i));
+    }
+  }
+}
+
+DeviceArgs CaseBuffers::args() {
+  DeviceArgs args;
+  for (auto& input : inputs_) args.inputs.push_back(input->data());
+  args.output = output_->data();
+  args.size = size_;
+  return args;
+}
+
+void expect_call_right(CaseResult& result, const BufferLab& lab, const CaseBuffers& buffers,
+                       const CaseData& data, const Expected& expected) {
+  const auto shape = lab.output().shape(data.size);
+  expect_matrix(result, expected.values, buffers.output(), shape.rows, shape.cols,
+                expected.tolerance);
+  expect_guards_intact(result, buffers.output(), shape.cols);
+  for (std::size_t i = 0; i < buffers.inputs().size(); ++i) {
+    expect_guards_intact(result, *buffers.inputs()[i], lab.inputs()[i].shape(data.size).cols);
+  }
+  for (std::size_t i = 0; i < buffers.inputs().size(); ++i) {
+    expect_unchanged(result, *buffers.inputs()[i], data.inputs[i]);
+  }
+}
+
+namespace {
+
+// One case: the call once on fresh buffers, judged by expect_call_right; a wrong output is
+// diagnosed from the recorded launch and re-runs of the same inputs.
+void run_buffer_case(CaseResult& result, const BufferLab& lab, const CaseData& data,
+                     const Expected& expected) {
+  CaseBuffers buffers(lab, data.size);
+  buffers.upload(data);
+  const auto call = lab.call_text(data.size);
+  CaseLaunchCapture capture;
+  lab.run(buffers.args());
+  synchronize_after(call);
+  const auto activity = capture.stop();
+  expect_call_right(result, lab, buffers, data, expected);
+
+  CaseRerun rerun;
+  for (std::size_t i = 0; i < data.inputs.size(); ++i) {
+    rerun.inputs.push_back(
+        {lab.inputs()[i].name, &data.inputs[i], lab.inputs()[i].shape(data.size).cols});
+  }
+  rerun.output_size = buffers.output().size();
+  rerun.launch = [&lab, &data](const std::vector<float*>& inputs, float* output) {
+    DeviceArgs args;
+    args.inputs.assign(inputs.begin(), inputs.end());
+    args.output = output;
+    args.size = data.size;
+    lab.run(args);
+  };
+  rerun.call = call;
+  const auto shape = lab.output().shape(data.size);
+  FailedCase failed;
+  failed.expected = &expected.values;
+  failed.tolerance = &expected.tolerance;
+  failed.rows = shape.rows;
+  failed.cols = shape.cols;
+  failed.output = &buffers.output();
+  failed.launch = main_launch(activity);
+  failed.product = lab.product_inputs(data);
+  failed.rerun = &rerun;
+  diagnose_failed_case(result, failed);
+}
+
+}  // namespace
+
+void check_correctness(Check& check, const BufferLab& lab, const std::string& sizes_key) {
+  for (const auto& size : case_sizes(check.spec(), sizes_key, lab)) {
+    const auto label = lab.case_label(size);
+    check.run_case(label, [&](CaseResult& result) {
+      const auto data = draw_case(lab, size, check.seed_for(label));
+      run_buffer_case(result, lab, data, lab.expected(data));
+    });
+  }
+}
+
+void check_case(Check& check, const BufferLab& lab, const std::string& label, const CaseData& data,
+                const Expected& expected) {
+  check.run_case(label, [&](CaseResult& result) { run_buffer_case(result, lab, data, expected); });
+}
+
+}  // namespace harness

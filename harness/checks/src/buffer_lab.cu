@@ -1,0 +1,153 @@
+#include "harness/buffer_lab.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "harness/random.hpp"
+
+namespace harness {
+
+std::string CaseSize::label() const {
+  return pair ? fmt::format("{}x{}", rows, cols) : fmt::format("n={}", rows);
+}
+
+BufferShape rows_by_cols(const CaseSize& size) { return {size.rows, size.cols}; }
+BufferShape cols_by_rows(const CaseSize& size) { return {size.cols, size.rows}; }
+BufferShape n_by_n(const CaseSize& size) { return {size.rows, size.rows}; }
+BufferShape n_elements(const CaseSize& size) { return {size.rows, 1}; }
+BufferShape one_element(const CaseSize&) { return {1, 1}; }
+
+const char* fill_name(Fill fill) { return fill == Fill::integers ? "integers" : "reals"; }
+
+namespace {
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
+}  // namespace
+
+BufferLab::BufferLab(std::string name, std::string call_text)
+    : name_(std::move(name)), call_text_(std::move(call_text)) {}
+
+BufferLab& BufferLab::input(std::string name, ShapeOf shape, Fill fill) {
+  inputs_.push_back({std::move(name), std::move(shape), fill});
+  return *this;
+}
+
+BufferLab& BufferLab::output(std::string name, ShapeOf shape) {
+  output_ = {std::move(name), std::move(shape), Fill::reals};
+  return *this;
+}
+
+BufferLab& BufferLab::call(Call call) {
+  call_ = std::move(call);
+  return *this;
+}
+
+BufferLab& BufferLab::reference(CpuReference reference) {
+  reference_ = std::move(reference);
+  return *this;
+}
+
+BufferLab& BufferLab::device_reference(DeviceReference reference) {
+  device_reference_ = std::move(reference);
+  return *this;
+}
+
+BufferLab& BufferLab::label(std::function<std::string(const CaseSize&)> label) {
+  label_ = std::move(label);
+  return *this;
+}
+
+BufferLab& BufferLab::max_dimension(int largest) {
+  max_dimension_ = largest;
+  return *this;
+}
+
+BufferLab& BufferLab::product(
+    std::function<std::optional<ProductInputs>(const CaseData&)> operands) {
+  product_ = std::move(operands);
+  return *this;
+}
+
+BufferLab BufferLab::with_fill(Fill fill) const {
+  BufferLab copy = *this;
+  for (auto& input : copy.inputs_) input.fill = fill;
+  return copy;
+}
+
+bool BufferLab::sized_by_n() const { return call_text_.find("{n}") != std::string::npos; }
+
+std::string BufferLab::call_text(const CaseSize& size) const {
+  std::string text = call_text_;
+  replace_all(text, "{rows}", std::to_string(size.rows));
+  replace_all(text, "{cols}", std::to_string(size.cols));
+  replace_all(text, "{n}", std::to_string(size.rows));
+  return text;
+}
+
+std::string BufferLab::case_label(const CaseSize& size) const {
+  return label_ ? label_(size) : size.label();
+}
+
+void BufferLab::run(const DeviceArgs& args) const {
+  if (!call_) throw std::logic_error(fmt::format("the lab {} declares no call", name_));
+  call_(args);
+}
+
+Expected BufferLab::expected(const CaseData& data) const {
+  if (!reference_) throw std::logic_error(fmt::format("the lab {} declares no reference", name_));
+  return reference_(data);
+}
+
+std::optional<ProductInputs> BufferLab::product_inputs(const CaseData& data) const {
+  return product_ ? product_(data) : std::nullopt;
+}
+
+std::vector<CaseSize> case_sizes(const CheckSpec& spec, const std::string& key,
+                                 const BufferLab& lab) {
+  std::vector<CaseSize> sizes;
+  const auto& value = spec.params.contains(key) ? spec.params.at(key) : nlohmann::json();
+  if (lab.sized_by_n()) {
+    const auto widths = value.is_array() ? spec.widths(key, lab.max_dimension())
+                                         : std::vector<int>{spec.width(key, lab.max_dimension())};
+    for (const int n : widths) sizes.push_back({n, 1, false});
+    return sizes;
+  }
+  const bool one = value.is_array() && !value.empty() && value.front().is_number();
+  const auto pairs = one ? std::vector<std::pair<int, int>>{spec.size(key)} : spec.sizes(key);
+  for (const auto& [rows, cols] : pairs) {
+    if (rows > lab.max_dimension() || cols > lab.max_dimension()) {
+      throw SpecError(fmt::format("{}: check '{}': '{}' holds {}x{}; dimensions run to {}",
+                                  spec.source, spec.id, key, rows, cols, lab.max_dimension()));
+    }
+    sizes.push_back({rows, cols, true});
+  }
+  return sizes;
+}
+
+std::uint64_t input_seed(std::uint64_t case_seed, std::size_t input) {
+  // The first input takes the case's seed itself; the others a stream of their own.
+  return case_seed + 0x9E3779B97F4A7C15ULL * input;
+}
+
+CaseData draw_case(const BufferLab& lab, const CaseSize& size, std::uint64_t seed) {
+  CaseData data;
+  data.size = size;
+  for (std::size_t i = 0; i < lab.inputs().size(); ++i) {
+    const auto& input = lab.inputs()[i];
+    const auto shape = input.shape(size);
+    data.inputs.push_back(input.fill == Fill::integers
+                              ? random_integer_matrix(shape.rows, shape.cols, input_seed(seed, i))
+                              : random_real_matrix(shape.rows, shape.cols, input_seed(seed, i)));
+  }
+  return data;
+}
+
+}  // namespace harness

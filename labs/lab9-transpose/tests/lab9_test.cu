@@ -1,0 +1,54 @@
+// Lab 9's graded checks. Each LAB_CHECK matches an entry of ../spec.json, which gives its points,
+// sizes and thresholds. The checks are the harness's for any lab that maps input buffers to an
+// output buffer (harness/buffer_checks.hpp): this file says what a transpose is.
+#include <string>
+#include <vector>
+
+#include "harness/buffer_checks.hpp"
+#include "lab9.h"
+
+namespace {
+
+// The CPU reference: out (cols x rows) = in (rows x cols) transposed, exactly.
+harness::Expected transposed(const harness::CaseData& data) {
+  const auto rows = data.size.rows;
+  const auto cols = data.size.cols;
+  const auto& in = data.inputs[0];
+  std::vector<float> out(in.size());
+  for (long long r = 0; r < rows; ++r) {
+    for (long long c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];
+  }
+  return {out};
+}
+
+using TransposeFunction = void (*)(const float* in, float* out, int rows, int cols);
+
+harness::BufferLab transpose_lab(const std::string& name, TransposeFunction transpose) {
+  return harness::BufferLab(name, name + "(in, out, {rows}, {cols})")
+      .input("in", harness::rows_by_cols)
+      .output("out", harness::cols_by_rows)
+      .call([transpose](const harness::DeviceArgs& a) {
+        transpose(a.in(0), a.output, a.rows(), a.cols());
+      })
+      .reference(transposed);
+}
+
+const auto kNaive = transpose_lab("transpose", transpose);
+const auto kTiled = transpose_lab("transpose_tiled", transpose_tiled);
+
+}  // namespace
+
+LAB_CHECK(Transpose, Correctness) { harness::check_correctness(check, kNaive); }
+
+LAB_CHECK(Transpose, OneThreadPerElement) { harness::check_one_thread_per_element(check, kNaive); }
+
+LAB_CHECK(Transpose, Speed) { harness::check_speed(check, kNaive); }
+
+LAB_CHECK(TransposeTiled, Correctness) { harness::check_correctness(check, kTiled); }
+
+LAB_CHECK(TransposeTiled, SharedMemory) {
+  harness::check_uses_shared_memory(
+      check, kTiled, {"size", "The tile must be a __shared__ array, and out written from it"});
+}
+
+LAB_CHECK(TransposeTiled, Speed) { harness::check_speed(check, kTiled); }
