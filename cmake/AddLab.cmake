@@ -21,6 +21,7 @@ set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
 find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
              HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
+find_program(LABS_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
 
 function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
   set(bonus_ids "")
@@ -380,6 +381,16 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         set_tests_properties(${lab}.must_fail.${name}.emulated_race PROPERTIES
           LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
           ENVIRONMENT "${launcher_env}")
+        # And the emulator's race check (emulation/src/shared_race_check.hpp) must report it, as
+        # racecheck does on a GPU: a correctness check fails with its words, whatever the values.
+        add_test(NAME ${lab}.must_fail.${name}.emulated_racecheck
+                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
+                         "${CMAKE_BINARY_DIR}/results/must_fail/${target}-racecheck"
+                         ${correctness_checks})
+        set_tests_properties(${lab}.must_fail.${name}.emulated_racecheck PROPERTIES
+          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
+          ENVIRONMENT
+            "${launcher_env};EXPECT_REASON=the CPU emulation found a race on shared memory")
       endif()
       if(LABS_EMULATION AND "memcheck" IN_LIST sanitizer_tools)
         # No memcheck on the CPU: the emulator checks kernels' subscripts against their buffers

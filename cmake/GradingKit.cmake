@@ -112,8 +112,13 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   _labs_json_array(read_only_json ${tool_prefixes})
   # compute-sanitizer for the batch's memory and race pass (GPU kits only; empty: no pass).
   set(sanitizer "")
+  set(cuobjdump "")
   if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
     set(sanitizer "${LABS_COMPUTE_SANITIZER}")
+    # Lists a submission's kernels, so that the hosted memcheck run instruments them alone.
+    if(LABS_CUOBJDUMP)
+      set(cuobjdump "${LABS_CUOBJDUMP}")
+    endif()
   endif()
   set(reference "${PROJECT_SOURCE_DIR}/solutions/${folder}/kernel.cu")
   if(NOT EXISTS "${reference}")
@@ -140,7 +145,8 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   \"compile\": ${compile_json},
   \"link\": ${link_json},
   \"read_only\": ${read_only_json},
-  \"sanitizer\": \"${sanitizer}\"
+  \"sanitizer\": \"${sanitizer}\",
+  \"cuobjdump\": \"${cuobjdump}\"
 }
 ")
   file(GLOB headers "${lab_dir}/*.h")

@@ -10,6 +10,7 @@ table under the doc's "### labN" heading, names the checks its `// must-fail:` l
   same, speed not judged    ... and some named checks are speed checks (not measured)
   skipped: speed only       ... and every named check is a speed check: the test is skipped
   race: correctness check   only labN.must_fail.<kernel>.emulated_race (no sanitizer on the CPU)
+                            and .emulated_racecheck (the emulator's race check)
   memory: correctness check only labN.must_fail.<kernel>.emulated_memcheck (the emulator's bounds
                             checks fail the correctness checks, as the GPU's memory pass does)
   not built                 nothing registered: the file says "// emulation: not built"

@@ -244,15 +244,21 @@ class Rewriter {
       if (j >= sig_.size() || sig(j).text != "]") return;
       last = j;
     }
-    // A write when the element (or a member of it) is assigned; `+=` and `++` read it first.
+    // A write when the element (or a member of it) is assigned; an update when `+=` or `++` reads
+    // and writes it (a read for the bounds checks, both for the race check).
     std::size_t after = last + 1;
     while ((sig_is(after, ".") || sig_is(after, "->")) && after + 1 < sig_.size() &&
            sig(after + 1).kind == TokenKind::identifier) {
       after += 2;
     }
-    const bool write = sig_is(after, "=");
-    const std::string site = ", __FILE__, " + std::to_string(sig(k).line) +
-                             (write ? ", ::emu::Access::write)" : ", ::emu::Access::read)");
+    const char* access = ", ::emu::Access::read)";
+    if (sig_is(after, "=")) {
+      access = ", ::emu::Access::write)";
+    } else if (is_update(after) ||
+               (k > 0 && (sig(k - 1).text == "++" || sig(k - 1).text == "--"))) {
+      access = ", ::emu::Access::update)";
+    }
+    const std::string site = ", __FILE__, " + std::to_string(sig(k).line) + access;
     if (it->second == Tracked::static_shared) {
       edits_.push_back({sig(k).offset, sig(k).offset, "::emu::at_shared("});
       edits_.push_back({end_of(last), end_of(last), ", " + name + ", \"" + name + "\"" + site});
@@ -261,6 +267,14 @@ class Rewriter {
       edits_.push_back({end_of(last), end_of(last), site});
     }
     ++checked_;
+  }
+
+  // `+=`, `<<=`, `++`... after an element: it is read and written.
+  bool is_update(std::size_t k) const {
+    static constexpr std::string_view kUpdates[] = {
+        "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"};
+    if (k >= sig_.size()) return false;
+    return std::find(std::begin(kUpdates), std::end(kUpdates), sig(k).text) != std::end(kUpdates);
   }
 
   static bool in_function(const std::vector<Scope>& scopes) {

@@ -8,15 +8,10 @@
 #include "emu/access.hpp"
 #include "emu/device.hpp"
 #include "state.hpp"
+#include "words.hpp"
 
 namespace emu::detail {
-namespace {
 
-constexpr std::size_t kElementBytes = 4;  // the lab's buffers are float matrices
-
-// 1234567 -> "1,234,567". A deliberate copy of common::grouped (common/numbers.hpp): the
-// emulator links no library of the project, because a grading kit links a launcher with the
-// emulator's archive alone (cmake/GradingKit.cmake).
 std::string grouped(std::uint64_t number) {
   const std::string digits = std::to_string(number);
   std::string text;
@@ -30,6 +25,14 @@ std::string grouped(std::uint64_t number) {
 std::string bytes_text(std::uint64_t bytes) {
   return grouped(bytes) + (bytes == 1 ? " byte" : " bytes");
 }
+
+std::string triple(const uint3& v) {
+  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+
+namespace {
+
+constexpr std::size_t kElementBytes = 4;  // the lab's buffers are float matrices
 
 // " (A holds 1 float, 4 bytes)", or " (As holds 64 bytes)" when its elements are not floats.
 std::string holds(const std::string& name, std::uint64_t bytes, bool floats) {
@@ -162,12 +165,7 @@ std::optional<MemoryError> take_memory_error() {
   return first;
 }
 
-namespace {
-// "(0,2,0)", as compute-sanitizer writes a thread and a block.
-std::string triple(const uint3& v) {
-  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
-}
-}  // namespace
+using detail::triple;
 
 std::string describe(const MemoryError& error) {
   std::string text = error.file + ":" + std::to_string(error.line) + " (" + error.kernel +

@@ -97,6 +97,9 @@ Settings settings_from_environment(std::uint64_t fallback_seed) {
     settings.seed = detail::parse_number(text, "LABS_EMU_SEED");
     settings.seed_given = true;
   }
+  if (const char* text = std::getenv("LABS_EMU_RACECHECK"); text && *text) {
+    settings.race_check = detail::parse_number(text, "LABS_EMU_RACECHECK") != 0;
+  }
   if (const char* text = std::getenv("LABS_EMU_THREADS"); text && *text) {
     settings.threads = static_cast<int>(detail::parse_number(text, "LABS_EMU_THREADS"));
   }

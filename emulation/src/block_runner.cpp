@@ -266,6 +266,12 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   barrier_round_ = 0;
   warp_releases_ = 0;
   failure_.reset();
+  // The race check makes a block several times slower: it watches every block of a small launch
+  // and, of a large one, the first blocks and the last (an edge block of an any-size kernel), the
+  // same at every run, as the GPU's racecheck pass runs a check's smallest case only.
+  const std::uint64_t blocks = 1ULL * gridDim.x * gridDim.y * gridDim.z;
+  race_check_.start_block(threads_, job.race_check && (block_linear() < kRaceCheckedBlocks ||
+                                                       block_linear() + 1 == blocks));
   order_.resize(threads_);
   std::iota(order_.begin(), order_.end(), 0u);
   if (job.schedule == Schedule::reverse) std::reverse(order_.begin(), order_.end());
@@ -285,8 +291,12 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   // the launch gave (the buffer behind it is the largest any launch may have).
   const AccessBounds previous_bounds = access_bounds;
   const char* dynamic = static_cast<const char*>(dynamic_shared_base());
-  access_bounds = {job.regions, job.region_count, dynamic,
-                   dynamic + job.request->dynamic_shared_bytes, dynamic + kMaxDynamicShared};
+  access_bounds = {job.regions,
+                   job.region_count,
+                   dynamic,
+                   dynamic + job.request->dynamic_shared_bytes,
+                   dynamic + kMaxDynamicShared,
+                   race_check_.enabled()};
   struct Restore {
     BlockRunner* previous;
     AccessBounds bounds;
@@ -331,6 +341,7 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
       abandon_fibers();
       return std::move(failure_);
     }
+    end_race_interval();
     if (waiting_.empty()) break;
     reduce_result_ = std::exchange(reduce_sum_, 0);
     shuffle(waiting_, ++barrier_round_);
@@ -341,6 +352,11 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   static_shared_bytes = 0;
   for (const auto& [address, bytes] : shared_) static_shared_bytes += static_cast<long long>(bytes);
   return std::nullopt;
+}
+
+void BlockRunner::end_race_interval() {
+  race_check_.end_interval({job_->number, block_linear(), block_, job_->request->block,
+                            job_->request->site.name, barrier_round_});
 }
 
 void BlockRunner::run_until_blocked() {

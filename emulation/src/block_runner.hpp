@@ -27,6 +27,7 @@
 #include "emu/control.hpp"
 #include "emu/launch.hpp"
 #include "emu/warp.hpp"
+#include "shared_race_check.hpp"
 #include "stack.hpp"
 
 namespace emu::detail {
@@ -45,6 +46,7 @@ struct BlockJob {
   // The buffers accesses are checked against (emu/access.hpp), for the launch's whole run.
   const CheckedRegion* regions = nullptr;
   std::size_t region_count = 0;
+  bool race_check = true;  // shared_race_check.hpp
 };
 
 class BlockRunner {
@@ -69,6 +71,9 @@ class BlockRunner {
   std::uint64_t launch_number() const { return job_->number; }
   std::uint64_t block_linear() const;
   const char* kernel_name() const { return job_->request->site.name; }
+  // For the race check (shared_race_check.hpp): the block's, and the running thread.
+  SharedRaceCheck& race_check() { return race_check_; }
+  unsigned current_thread() const { return current_->thread; }
 
  private:
   enum class Wait : std::uint8_t { none, barrier, warp };
@@ -101,6 +106,8 @@ class BlockRunner {
   void abandon_fibers();
   // Resumes ready fibers, then starts new threads, until none can run (or a warp error).
   void run_until_blocked();
+  // Ends the race check's barrier interval (the block passed a barrier or finished).
+  void end_race_interval();
 
   // Warp rendezvous (warp_rendezvous.cpp).
   void arrive(Fiber* fiber);                    // a lane yielded at a warp function
@@ -143,6 +150,7 @@ class BlockRunner {
   std::vector<std::pair<const void*, std::size_t>> shared_;
   int reduce_sum_ = 0;
   int reduce_result_ = 0;
+  SharedRaceCheck race_check_;
 
   // Faults: the handler jumps back into run().
   sigjmp_buf fault_jump_;

@@ -136,8 +136,13 @@ void launch(const LaunchRequest& request) {
   // Host code cannot allocate while the launch runs: the snapshot stays right for all of it.
   thread_local CheckedRegions checked;
   snapshot_checked_regions(checked);
-  BlockJob job{&request, settings.schedule,      settings.seed * 0x9E3779B97F4A7C15ULL + number,
-               number,   checked.regions.data(), checked.regions.size()};
+  BlockJob job{&request,
+               settings.schedule,
+               settings.seed * 0x9E3779B97F4A7C15ULL + number,
+               number,
+               checked.regions.data(),
+               checked.regions.size(),
+               settings.race_check};
 
   const dim3& grid = request.grid;
   const std::uint64_t blocks = 1ULL * grid.x * grid.y * grid.z;

@@ -116,6 +116,8 @@ void BlockRunner::complete(unsigned warp, unsigned lead) {
     const auto lane = static_cast<unsigned>(std::countr_zero(lanes));
     Fiber* fiber = lane_fiber(warp, lane);
     fiber->result = warp_result(lane, mask, calls);
+    // Shared accesses on either side of a __syncwarp() are ordered (the race check).
+    if (first.call.op == WarpOp::syncwarp) race_check_.passed_syncwarp(fiber->thread);
     group_.push_back(fiber);
   }
   warps_[warp].waiting &= ~mask;

@@ -167,7 +167,7 @@ TEST(Rewriter, ChecksSubscriptsOfAKernelsPointersAndSharedArrays) {
                      "::emu::Access::read);"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("::emu::at(C[n], __FILE__, 6, ::emu::Access::read) += "
+  EXPECT_NE(out.find("::emu::at(C[n], __FILE__, 6, ::emu::Access::update) += "
                      "::emu::at_shared(Bs[n], Bs, \"Bs\", __FILE__, 6, ::emu::Access::read) * "
                      "::emu::at(p[0], __FILE__, 6, ::emu::Access::read) + local[0];"),
             std::string::npos)
@@ -177,6 +177,32 @@ TEST(Rewriter, ChecksSubscriptsOfAKernelsPointersAndSharedArrays) {
   EXPECT_EQ(rewrite("__global__ void k(float* A) { A[0] = 1; }\n", {"/src/kernel.cu", false})
                 .checked_subscripts,
             1);
+}
+
+// The race check needs to know which subscripts are written as well as read: `+=`, `<<=`, `++`
+// and `--` (before or after) make an update; a plain `=` a write; the rest reads.
+TEST(Rewriter, CompoundAssignmentsAndIncrementsAreUpdates) {
+  const auto out = rewritten(
+      "__global__ void k(int* A) {\n"
+      "  __shared__ int s[4];\n"
+      "  s[0] <<= 1;\n"
+      "  ++s[1];\n"
+      "  A[2]--;\n"
+      "  s[3] = A[0] == s[2];\n"
+      "}\n");
+  EXPECT_NE(out.find("::emu::at_shared(s[0], s, \"s\", __FILE__, 3, ::emu::Access::update) <<= 1"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("++::emu::at_shared(s[1], s, \"s\", __FILE__, 4, ::emu::Access::update)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("::emu::at(A[2], __FILE__, 5, ::emu::Access::update)--"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("::emu::at_shared(s[3], s, \"s\", __FILE__, 6, ::emu::Access::write) = "
+                     "::emu::at(A[0], __FILE__, 6, ::emu::Access::read) == "
+                     "::emu::at_shared(s[2], s, \"s\", __FILE__, 6, ::emu::Access::read)"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace

@@ -96,6 +96,7 @@ nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& requ
     emu::fill_static_shared(fill);
   }
   emu::take_memory_error();  // the shared-memory fill's, or an earlier call's: not this call's
+  emu::take_shared_race();
   emu::start_recording();
   std::fflush(stdout);
   const bool fits = entry.call(entry.function, std::string(args.begin(), args.end()));
@@ -128,6 +129,8 @@ nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& requ
   if (const auto memory_error = emu::take_memory_error()) {
     answer["memory_error"] = emu::describe(*memory_error);
   }
+  // The first race on shared memory (emulation/src/shared_race_check.hpp).
+  if (const auto race = emu::take_shared_race()) answer["shared_race"] = emu::describe(*race);
   if (failure != cudaSuccess) {
     answer["failure"] = {{"code", static_cast<int>(failure)},
                          {"name", cudaGetErrorName(failure)},
@@ -172,6 +175,7 @@ int main() {
     settings.seed = given.at("seed").get<std::uint64_t>();
     settings.threads = given.at("threads").get<int>();
     settings.seed_given = given.at("seed_given").get<bool>();
+    settings.race_check = given.value("race_check", true);
     emu::configure(settings);
   } catch (const std::exception&) {
     return 3;

@@ -6,6 +6,8 @@
 // the dynamic shared memory the launch gave); an access outside is reported, once per launch with
 // a count of the others (control.hpp, take_memory_error), and then made as before: the values are
 // what they would be without the check. Pointer arithmetic (`*(A + i)`) is not checked.
+// An access inside shared memory also goes to the race check (shared_race_check.hpp, the
+// counterpart of racecheck): two threads touching it between the same barriers, one writing.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +17,9 @@
 
 namespace emu {
 
-enum class Access : unsigned char { read, write };
+// update: read and written by one expression (`+=`, `++`): a read for the bounds checks, both
+// for the race check.
+enum class Access : unsigned char { read, write, update };
 
 namespace detail {
 
@@ -35,6 +39,7 @@ struct AccessBounds {
   const char* dynamic_begin = nullptr;  // the OS thread's dynamic shared memory buffer
   const char* dynamic_given = nullptr;  // its end as the launch gave it
   const char* dynamic_end = nullptr;    // the buffer's end (the largest launch's)
+  bool race_watch = false;              // the race check watches this block
 };
 inline thread_local AccessBounds access_bounds;
 
@@ -50,6 +55,35 @@ void report_global_access(const CheckedRegion& region, const void* address, std:
 void report_dynamic_shared_access(const void* address, std::size_t bytes, const AccessSite& site);
 void report_shared_access(const void* array, std::size_t array_bytes, const char* name, bool floats,
                           const void* address, std::size_t bytes, const AccessSite& site);
+
+// The shape of a static __shared__ array, for the race check's words ("Nds[3][5]").
+struct SharedArrayShape {
+  unsigned rank;
+  std::size_t extents[4];  // the first `rank` (at most 4; deeper arrays are named by offset)
+  std::size_t element_bytes;
+  bool floats;
+};
+template <class Array>
+constexpr SharedArrayShape shape_of() {
+  SharedArrayShape shape{static_cast<unsigned>(std::rank_v<Array>),
+                         {0, 0, 0, 0},
+                         sizeof(std::remove_all_extents_t<Array>),
+                         std::is_same_v<std::remove_cv_t<std::remove_all_extents_t<Array>>, float>};
+  if constexpr (std::rank_v < Array >> 0) shape.extents[0] = std::extent_v<Array, 0>;
+  if constexpr (std::rank_v < Array >> 1) shape.extents[1] = std::extent_v<Array, 1>;
+  if constexpr (std::rank_v < Array >> 2) shape.extents[2] = std::extent_v<Array, 2>;
+  if constexpr (std::rank_v < Array >> 3) shape.extents[3] = std::extent_v<Array, 3>;
+  if (shape.rank > 4) shape.rank = 0;
+  return shape;
+}
+template <class Array>
+inline constexpr SharedArrayShape shape_v = shape_of<Array>();
+
+// The race check's side of an access inside shared memory (shared_race_check.cpp): `array` is a
+// static array's first byte (with its shape and name) or the dynamic shared memory's (no shape).
+void note_shared_access(const char* array, std::size_t array_bytes, const SharedArrayShape* shape,
+                        const char* name, const char* address, std::size_t bytes,
+                        const AccessSite& site);
 
 // The element's first byte, whatever its qualifiers (a volatile shared array's, say).
 template <class T>
@@ -75,6 +109,11 @@ inline T&& at(T&& element, const char* file, int line, Access access) {
     if (p >= bounds.dynamic_begin && p < bounds.dynamic_end) {
       if (p + size > bounds.dynamic_given) [[unlikely]] {
         detail::report_dynamic_shared_access(p, size, {file, line, access});
+      } else if (bounds.race_watch) {
+        detail::note_shared_access(
+            bounds.dynamic_begin,
+            static_cast<std::size_t>(bounds.dynamic_given - bounds.dynamic_begin), nullptr, nullptr,
+            p, size, {file, line, access});
       }
     } else {
       for (std::size_t i = 0; i < bounds.region_count; ++i) {
@@ -98,11 +137,14 @@ inline T&& at_shared(T&& element, const Array& array, const char* name, const ch
     const char* p = detail::first_byte(element);
     const char* begin = detail::first_byte(array);
     constexpr std::size_t size = sizeof(std::remove_reference_t<T>);
-    if ((p < begin || p + size > begin + sizeof(Array)) && detail::access_bounds.dynamic_end)
-        [[unlikely]] {
+    if (!detail::access_bounds.dynamic_end) return std::forward<T>(element);  // not in a kernel
+    if (p < begin || p + size > begin + sizeof(Array)) [[unlikely]] {
       detail::report_shared_access(begin, sizeof(Array), name,
                                    std::is_same_v<std::remove_cvref_t<T>, float>, p, size,
                                    {file, line, access});
+    } else if (detail::access_bounds.race_watch) {
+      detail::note_shared_access(begin, sizeof(Array), &detail::shape_v<Array>, name, p, size,
+                                 {file, line, access});
     }
   }
   return std::forward<T>(element);

@@ -21,9 +21,13 @@ struct Settings {
   std::uint64_t seed = 0;   // random schedules derive from it, per launch, block and barrier
   int threads = 0;          // OS threads that run blocks in parallel; 0: one per CPU core
   bool seed_given = false;  // LABS_EMU_SEED set, rather than the lab's seed
+  // The race check on shared memory (emulation/src/shared_race_check.hpp); LABS_EMU_RACECHECK=0
+  // turns it off (to measure its cost, or to rule it out).
+  bool race_check = true;
 };
 
-// LABS_EMU_SCHEDULE (forward, reverse, random), LABS_EMU_SEED and LABS_EMU_THREADS over
+// LABS_EMU_SCHEDULE (forward, reverse, random), LABS_EMU_SEED, LABS_EMU_THREADS and
+// LABS_EMU_RACECHECK (0 or 1) over
 // `defaults`; the seed defaults to `fallback_seed` (the lab's seed, so one replay command
 // replays both the inputs and the schedule).
 Settings settings_from_environment(std::uint64_t fallback_seed);
@@ -88,6 +92,32 @@ std::optional<MemoryError> take_memory_error();
 // "kernel.cu:18 (MatMulAnyKernel), thread (0,2,0) of block (0,0,0): invalid read of 4 bytes at
 // A + 8 bytes (A[2]), 4 bytes past the end of A (A holds 1 float, 4 bytes) and 3 more like it"
 std::string describe(const MemoryError& error);
+
+// The first race on shared memory of kernel code since the last call: two threads of a block
+// touching one word between the same barriers, one of them writing (emulation/src/
+// shared_race_check.hpp), as compute-sanitizer's racecheck would report it. The same report at
+// every run, whatever the schedule.
+struct SharedRace {
+  std::string kind;  // "read after write", "write after read" or "write after write"
+  std::string kernel;
+  uint3 block{0, 0, 0};
+  // The access that completes the hazard (the later one in its thread's program) ...
+  std::string file;  // the name only: "kernel.cu"
+  int line = 0;
+  uint3 thread{0, 0, 0};
+  // ... and the other thread's.
+  std::string other_file;
+  int other_line = 0;
+  uint3 other_thread{0, 0, 0};
+  bool same_warp = false;  // then a __syncwarp() would have ordered them too
+  std::string place;       // "Nds[2][3] (Nds + 140 bytes)"
+  long long more = 0;      // further words with a hazard in the same launches
+};
+std::optional<SharedRace> take_shared_race();
+// "kernel.cu:20 (MatrixMulKernel), thread (1,0,0) of block (0,0,0): read after write of
+// Mds[0][0] (Mds + 0 bytes) in shared memory, which thread (0,0,0) writes at kernel.cu:17 with no
+// __syncthreads() between them, and 4,095 more like it"
+std::string describe(const SharedRace& race);
 
 // Clears a fault's sticky error, as a fresh context would on a GPU.
 void clear_errors();

@@ -59,6 +59,10 @@ SanitizerPass sanitizer_pass_of(const Kit& kit) {
   pass = {kit.sanitizer, kit.spec.sanitizer_tools, {"kernel.cu"}};
   for (const auto& name : kit.optional_sources) pass.student_files.push_back(name);
   if (pass.tools.empty()) pass.sanitizer.clear();
+  // memcheck in the correctness run itself: a pass of its own cost a second process per
+  // submission (batch/sanitize_step.hpp).
+  pass.hosted_memcheck =
+      std::find(pass.tools.begin(), pass.tools.end(), "memcheck") != pass.tools.end();
   return pass;
 }
 

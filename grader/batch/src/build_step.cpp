@@ -1,5 +1,9 @@
 #include "batch/build_step.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "batch/link_errors.hpp"
@@ -16,7 +20,35 @@ std::string without_sandbox_paths(std::string text, const std::filesystem::path&
   return text;
 }
 
+// The kernels of the built launcher, listed by the kit's cuobjdump in the build's sandbox (the
+// file is the student's: the tool reads it where it can harm nothing).
+std::vector<std::string> launcher_kernels(const Kit& kit, const sandbox::Policy& policy) {
+  if (kit.cuobjdump.empty()) return {};
+  const auto listed =
+      sandbox::run(policy, {kit.cuobjdump, "-symbols", sandbox_launcher(kit, policy)});
+  if (listed.timed_out || listed.stopped || listed.failed_to_start || listed.exit_code != 0) {
+    return {};
+  }
+  return kernel_names_in_symbols(listed.output);
+}
+
 }  // namespace
+
+std::vector<std::string> kernel_names_in_symbols(const std::string& listing) {
+  std::vector<std::string> names;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("STO_ENTRY") == std::string::npos) continue;
+    const auto start = line.find_last_of(" \t");
+    const std::string name = line.substr(start == std::string::npos ? 0 : start + 1);
+    const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+    });
+    if (!plain) return {};
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
 
 // The lab program is the kit's; the submission's build is its launcher.
 std::string sandbox_program(const Kit& kit, const sandbox::Policy&) { return kit.program.string(); }
@@ -103,6 +135,7 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
     return build;
   }
   build.ok = true;
+  build.kernels = launcher_kernels(kit, policy);
   return build;
 }
 

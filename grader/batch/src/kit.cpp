@@ -65,6 +65,7 @@ Kit load_kit(const fs::path& dir) {
       kit.read_only.emplace_back(path);
     }
     kit.sanitizer = in.value("sanitizer", std::string());
+    kit.cuobjdump = in.value("cuobjdump", std::string());
   } catch (const json::exception& error) {
     throw KitError(fmt::format("{} is malformed: {}", file.string(), error.what()));
   }

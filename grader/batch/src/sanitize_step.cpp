@@ -8,6 +8,7 @@
 
 #include "batch/sanitizer_report.hpp"
 #include "contract/device_buffer_note.hpp"
+#include "contract/sanitizer_run.hpp"
 
 namespace batch {
 namespace {
@@ -50,7 +51,7 @@ std::vector<contract::DeviceBufferPlace> buffers_of(const std::vector<CheckRecor
 }
 
 void fail_with_findings(CheckRecord& record, const std::string& tool,
-                        const std::vector<std::string>& words) {
+                        const std::vector<std::string>& words, bool every_case) {
   const bool race = tool == "racecheck";
   record.verdict = Verdict::fail;
   record.fraction = 0;
@@ -61,30 +62,106 @@ void fail_with_findings(CheckRecord& record, const std::string& tool,
       tool, race ? "a race on shared memory" : "an access outside the memory it was given",
       words.front());
   for (std::size_t i = 1; i < words.size(); ++i) record.notes.push_back(words[i]);
-  record.notes.push_back(fmt::format(
-      "compute-sanitizer {} ran on this check's first case; the line is your file's", tool));
+  record.notes.push_back(
+      fmt::format("compute-sanitizer {} ran on this check's {}; the line is your "
+                  "file's",
+                  tool, every_case ? "cases" : "first case"));
+}
+
+// The options every run under compute-sanitizer gets. Only the lab program is tracked: the
+// launcher runs the student's host code against a stand-in runtime and must not load the real
+// driver. 200 reports: at 20, the first check's errors hid the later checks' (lab 7's loads past
+// the edge, H100).
+std::vector<std::string> tool_command(const std::string& sanitizer, const std::string& tool) {
+  return {sanitizer,
+          "--tool",
+          tool,
+          "--target-processes",
+          "application-only",
+          "--print-limit",
+          "200",
+          "--report-api-errors",
+          "no"};
 }
 
 // The lab program's run under one compute-sanitizer tool.
 RunRequest under_tool(const RunRequest& request, const std::string& sanitizer,
                       const std::string& tool) {
   RunRequest sanitized = request;
-  // Only the lab program is tracked: the launcher runs the student's host code against a
-  // stand-in runtime and must not load the real driver. 200 reports: at 20, the first check's
-  // errors hid the later checks' (lab 7's loads past the edge, H100).
-  sanitized.command = {sanitizer,
-                       "--tool",
-                       tool,
-                       "--target-processes",
-                       "application-only",
-                       "--print-limit",
-                       "200",
-                       "--report-api-errors",
-                       "no"};
+  sanitized.command = tool_command(sanitizer, tool);
   sanitized.command.insert(sanitized.command.end(), request.command.begin(), request.command.end());
   sanitized.policy.env.emplace_back("LAB_SANITIZER", tool);
   sanitized.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
   return sanitized;
+}
+
+// What one run under a tool printed, and what it recorded.
+struct ToolRun {
+  std::string tool;
+  std::string output;
+  RunOutcome ran;
+};
+
+// The findings of the runs, by check: which tool found them and the words for the student.
+struct ChargedFindings {
+  std::map<std::string, std::vector<std::string>> words;  // check -> the findings' words
+  std::map<std::string, std::string> tool;                // check -> the tool
+};
+
+// Adds what `run` found in the student's files to `charged`, for the checks in `eligible` only;
+// the rest goes to the instructor's log (`outcome`).
+void charge_findings(const SanitizerPass& pass, const ToolRun& run,
+                     const std::vector<std::string>& all_checks,
+                     const std::vector<std::string>& eligible, ChargedFindings& charged,
+                     SanitizerOutcome& outcome) {
+  if (!finished(run.tool, run.output)) {
+    outcome.problems.push_back(fmt::format(
+        "the compute-sanitizer {} pass did not finish; its findings are not known", run.tool));
+    // For the instructor: what the sanitizer said, never shown to a student.
+    const auto tail =
+        run.output.size() > 600 ? run.output.substr(run.output.size() - 600) : run.output;
+    outcome.log.push_back(fmt::format("compute-sanitizer {} did not finish ({} process(es)): {}",
+                                      run.tool, run.ran.processes, tail));
+  }
+  for (const auto& finding : parse_sanitizer_output(run.tool, run.output, all_checks)) {
+    // Only the student's code is judged: their files are compiled with -lineinfo, so their
+    // kernels' findings name them. One elsewhere (the harness's or a library's kernels) is a
+    // problem of the kit's, for the instructor's log.
+    const bool students = std::find(pass.student_files.begin(), pass.student_files.end(),
+                                    finding.file) != pass.student_files.end();
+    if (!students) {
+      outcome.log.push_back(fmt::format(
+          "compute-sanitizer {} finding outside the student's "
+          "files, not charged to them: {} in {} ({})",
+          run.tool, finding.what, finding.kernel, finding.file.empty() ? "no line" : finding.file));
+      continue;
+    }
+    if (eligible.empty()) continue;
+    // A finding whose check is not known (a race reported after the program's last line) is
+    // charged to the first check the run ran.
+    const std::string check = finding.check.empty() ? eligible.front() : finding.check;
+    if (std::find(eligible.begin(), eligible.end(), check) == eligible.end()) continue;
+    if (charged.tool.count(check) && charged.tool[check] != run.tool) continue;  // one tool's words
+    charged.tool[check] = run.tool;
+    charged.words[check].push_back(
+        describe_finding(finding, buffers_of(run.ran.records, check), pass.student_files));
+    ++outcome.findings;
+  }
+}
+
+void fail_charged_checks(const ChargedFindings& charged, std::vector<CheckRecord>& records,
+                         bool every_case) {
+  for (auto& record : records) {
+    if (const auto it = charged.words.find(record.check); it != charged.words.end()) {
+      fail_with_findings(record, charged.tool.at(record.check), it->second, every_case);
+    }
+  }
+}
+
+std::vector<std::string> all_check_ids(const contract::LabSpec& spec) {
+  std::vector<std::string> ids;  // a finding is named after any check, run or not
+  for (const auto& check : spec.checks) ids.push_back(check.id);
+  return ids;
 }
 
 }  // namespace
@@ -93,10 +170,9 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
                                  RunRequest request, std::vector<CheckRecord>& records) {
   SanitizerOutcome outcome;
   const auto checks = checks_to_sanitize(spec, records);
-  if (pass.sanitizer.empty() || checks.empty()) return outcome;
+  const auto tools = pass_tools(pass);
+  if (pass.sanitizer.empty() || checks.empty() || tools.empty()) return outcome;
   request.checks = checks;
-  std::vector<std::string> all_checks;  // a finding is named after any check, run or not
-  for (const auto& check : spec.checks) all_checks.push_back(check.id);
   request.check_limits.clear();  // the reference's durations were measured without the sanitizer
   request.startup_seconds = std::max(request.startup_seconds, 60.0);
   // The CUDA toolkit's compute-sanitizer is readable by root only on some installs (the H100
@@ -105,13 +181,8 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   request.policy.own_uid = false;
   // The tools run side by side, each in its own process: the pass holds the GPU's shared slot
   // for the longer of them, not for their sum.
-  struct ToolRun {
-    std::string tool;
-    std::string output;
-    RunOutcome ran;
-  };
   std::vector<std::future<ToolRun>> running;
-  for (const auto& tool : pass.tools) {
+  for (const auto& tool : tools) {
     RunRequest sanitized = under_tool(request, pass.sanitizer, tool);
     running.push_back(std::async(std::launch::async, [&spec, tool, sanitized]() mutable {
       ToolRun run{tool, {}, {}};
@@ -122,51 +193,80 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
       return run;
     }));
   }
-  std::map<std::string, std::vector<std::string>> failed;  // check -> the findings' words
-  std::map<std::string, std::string> failed_by;            // check -> the tool
+  ChargedFindings charged;
   for (auto& future : running) {
     const ToolRun run = future.get();
     ++outcome.runs;
-    if (!finished(run.tool, run.output)) {
-      outcome.problems.push_back(fmt::format(
-          "the compute-sanitizer {} pass did not finish; its findings are not known", run.tool));
-      // For the instructor: what the sanitizer said, never shown to a student.
-      const auto tail =
-          run.output.size() > 600 ? run.output.substr(run.output.size() - 600) : run.output;
-      outcome.log.push_back(fmt::format("compute-sanitizer {} did not finish ({} process(es)): {}",
-                                        run.tool, run.ran.processes, tail));
-    }
-    for (const auto& finding : parse_sanitizer_output(run.tool, run.output, all_checks)) {
-      // Only the student's code is judged: their files are compiled with -lineinfo, so their
-      // kernels' findings name them. One elsewhere (the harness's or a library's kernels) is a
-      // problem of the kit's, for the instructor's log.
-      const bool students = std::find(pass.student_files.begin(), pass.student_files.end(),
-                                      finding.file) != pass.student_files.end();
-      if (!students) {
-        outcome.log.push_back(
-            fmt::format("compute-sanitizer {} finding outside the student's "
-                        "files, not charged to them: {} in {} ({})",
-                        run.tool, finding.what, finding.kernel,
-                        finding.file.empty() ? "no line" : finding.file));
-        continue;
-      }
-      // A finding whose check is not known (a race reported after the program's last line) is
-      // charged to the first check the pass ran.
-      const std::string check = finding.check.empty() ? checks.front() : finding.check;
-      if (std::find(checks.begin(), checks.end(), check) == checks.end()) continue;
-      if (failed_by.count(check) && failed_by[check] != run.tool) continue;  // one tool's words
-      failed_by[check] = run.tool;
-      failed[check].push_back(
-          describe_finding(finding, buffers_of(run.ran.records, check), pass.student_files));
-      ++outcome.findings;
-    }
+    charge_findings(pass, run, all_check_ids(spec), checks, charged, outcome);
   }
+  fail_charged_checks(charged, records, false);
+  for (const auto& [check, words] : charged.words) outcome.failed_checks.insert(check);
+  return outcome;
+}
+
+std::vector<std::string> pass_tools(const SanitizerPass& pass) {
+  std::vector<std::string> tools;
+  for (const auto& tool : pass.tools) {
+    if (!(pass.hosted_memcheck && tool == "memcheck")) tools.push_back(tool);
+  }
+  return tools;
+}
+
+RunRequest hosted_memcheck_request(const RunRequest& request, const SanitizerPass& pass,
+                                   const std::vector<std::string>& student_kernels) {
+  RunRequest hosted = request;
+  hosted.command = tool_command(pass.sanitizer, "memcheck");
+  // One bad access ends its kernel, not the student's CUDA context: the run goes on to the next
+  // case. The padding after each allocation stands in for the harness's guard zones (which the
+  // harness leaves out here): an access just past a buffer lands outside every allocation.
+  hosted.command.insert(hosted.command.end(), {"--destroy-on-device-error", "kernel", "--padding",
+                                               std::to_string(kHostedMemcheckPaddingBytes)});
+  // Only the student's kernels are instrumented; the harness's and cuBLAS's run at full speed.
+  for (const auto& kernel : student_kernels) {
+    hosted.command.insert(hosted.command.end(), {"--kernel-name", "kne=" + kernel});
+  }
+  hosted.command.insert(hosted.command.end(), request.command.begin(), request.command.end());
+  hosted.policy.env.emplace_back("LAB_SANITIZER", std::string(contract::kHostedMemcheck));
+  hosted.startup_seconds = std::max(request.startup_seconds, 60.0);
+  hosted.policy.own_uid = false;  // as in the pass: compute-sanitizer may be root's to read
+  return hosted;
+}
+
+SanitizerOutcome charge_hosted_findings(const contract::LabSpec& spec, const SanitizerPass& pass,
+                                        const std::string& output,
+                                        std::vector<CheckRecord>& records) {
+  SanitizerOutcome outcome;
+  outcome.runs = 1;
+  ToolRun run{"memcheck", output, {}};
+  run.ran.records = records;  // the buffers' places, noted in the records under the sanitizer
+  std::vector<std::string> eligible;
+  for (const auto& record : records) {
+    const auto* check = spec.find(record.check);
+    if (check && check->kind == "correctness") eligible.push_back(record.check);
+  }
+  ChargedFindings charged;
+  charge_findings(pass, run, all_check_ids(spec), eligible, charged, outcome);
+  fail_charged_checks(charged, records, true);
+  for (const auto& [check, words] : charged.words) outcome.failed_checks.insert(check);
+  // The places were for the words above; a student reads the record.
   for (auto& record : records) {
-    if (const auto it = failed.find(record.check); it != failed.end()) {
-      fail_with_findings(record, failed_by[record.check], it->second);
-    }
+    std::erase_if(record.notes, [](const std::string& note) {
+      return contract::parse_device_buffer_note(note).has_value();
+    });
   }
   return outcome;
+}
+
+std::vector<std::string> take_checks_left_for_plain_run(std::vector<CheckRecord>& records) {
+  std::vector<std::string> left;
+  std::erase_if(records, [&left](const CheckRecord& record) {
+    if (record.verdict != Verdict::skipped || !contract::left_for_plain_run(record.reason)) {
+      return false;
+    }
+    left.push_back(record.check);
+    return true;
+  });
+  return left;
 }
 
 }  // namespace batch

@@ -96,15 +96,22 @@ RunRequest run_request(const BatchState& batch, const fs::path& scratch) {
 class ProgramRuns {
  public:
   ProgramRuns(BatchState& batch, const std::string& slug, RunRequest request,
-              GradedOutcome& outcome, std::vector<std::string>& problems)
+              std::vector<std::string> kernels, GradedOutcome& outcome,
+              std::vector<std::string>& problems)
       : batch_(batch),
         slug_(slug),
         request_(std::move(request)),
+        kernels_(std::move(kernels)),
         outcome_(outcome),
         problems_(problems) {}
 
-  void run_phase(bool speed) {
-    request_.checks = checks_of_kind(batch_.kit.spec, speed);
+  // The speed run also runs the correctness checks the hosted memcheck run left to it.
+  void run_phase(bool speed, bool with_speed_checks = true) {
+    request_.checks = speed ? left_for_plain_run_ : std::vector<std::string>{};
+    if (!speed || with_speed_checks) {
+      const auto checks = checks_of_kind(batch_.kit.spec, speed);
+      request_.checks.insert(request_.checks.end(), checks.begin(), checks.end());
+    }
     if (request_.checks.empty()) return;
     auto [device, gate] = batch_.gpus->least_busy();
     request_.gpu = device;
@@ -119,13 +126,32 @@ class ProgramRuns {
   // The program starts now, while others may still use the GPU, and runs its checks once the GPU
   // is its alone (gpu_gate.hpp, HeadStart); it gives the GPU back when its last check is
   // recorded. The GPU's time alone is spent timing, not starting or exiting.
+  //
+  // Checks the hosted memcheck run left over (correctness checks too large for memcheck) run
+  // first, with the GPU shared as in a correctness run; the program asks for its turn before its
+  // first speed check (contract::GraderMessage::turn_at_first_speed_check).
   RunOutcome run_alone(GpuGate& gate, const std::string& phase) {
-    HeadStart head_start(gate);
+    const bool shared_first = !left_for_plain_run_.empty();
+    std::optional<HeadStart> head_start;
+    std::optional<SharedUse> shared;
+    const auto shared_phase = "leftover" + phase.substr(phase.find('@'));
+    if (shared_first) {
+      batch_.timeline->mark(slug_, shared_phase, "wait");
+      shared.emplace(gate);
+      batch_.timeline->mark(slug_, shared_phase, "start");
+    } else {
+      head_start.emplace(gate);
+    }
+    request_.turn_at_first_speed_check = shared_first;
     std::optional<ExclusiveUse> alone;
     bool started = false;
     bool ended = false;
     request_.run_alone = nullptr;  // alone from its first check on
     request_.take_turn = [&] {
+      if (shared) {
+        shared.reset();
+        batch_.timeline->mark(slug_, shared_phase, "end");
+      }
       alone.emplace(gate);
       if (!std::exchange(started, true)) batch_.timeline->mark(slug_, phase, "start");
     };
@@ -135,6 +161,10 @@ class ProgramRuns {
       ended = true;
     };
     RunOutcome ran = run_checks(batch_.kit.spec, request_);
+    if (shared) {  // no speed check ran
+      shared.reset();
+      batch_.timeline->mark(slug_, shared_phase, "end");
+    }
     if (!started) batch_.timeline->mark(slug_, phase, "start");  // it ended before its turn
     alone.reset();
     if (!ended) batch_.timeline->mark(slug_, phase, "end");
@@ -156,33 +186,98 @@ class ProgramRuns {
       gate->lock_shared();
     };
     batch_.timeline->mark(slug_, phase, "start");
-    RunOutcome ran = run_checks(batch_.kit.spec, request_);
+    RunOutcome ran =
+        hosts_memcheck() ? run_hosted_memcheck() : run_checks(batch_.kit.spec, request_);
     batch_.timeline->mark(slug_, phase, "end");
     sanitizer_pass(device, ran.records);
     return ran;
   }
 
+  bool hosts_memcheck() const {
+    return batch_.sanitizer.hosted_memcheck && !batch_.sanitizer.sanitizer.empty();
+  }
+
+  // The correctness checks run under memcheck (batch/sanitize_step.hpp); structure checks and the
+  // checks too large for memcheck wait for the speed run, which runs without it. memcheck ends a
+  // kernel at its bad access, and its reports slow the run: the records of a run with findings
+  // are kept only for the checks the findings fail, and the other checks run again, under memcheck
+  // again, until a run finds nothing new. So every record without a finding comes from a run that
+  // found nothing, and an error in one check costs no other check.
+  RunOutcome run_hosted_memcheck() {
+    std::vector<std::string> remaining;
+    for (const auto& id : request_.checks) {
+      const auto* check = batch_.kit.spec.find(id);
+      (check && check->kind == "correctness" ? remaining : left_for_plain_run_).push_back(id);
+    }
+    RunOutcome all;
+    while (!remaining.empty() && !batch_.interrupted) {
+      RunRequest hosted = hosted_memcheck_request(request_, batch_.sanitizer, kernels_);
+      hosted.checks = remaining;
+      std::string output;
+      hosted.on_output = [&output](std::string_view text) {
+        if (output.size() < (8u << 20)) output.append(text);
+      };
+      RunOutcome ran = run_checks(batch_.kit.spec, hosted);
+      const auto charged =
+          charge_hosted_findings(batch_.kit.spec, batch_.sanitizer, output, ran.records);
+      report_sanitizer_outcome(charged);
+      const auto left = take_checks_left_for_plain_run(ran.records);
+      left_for_plain_run_.insert(left_for_plain_run_.end(), left.begin(), left.end());
+      all.processes += ran.processes;
+      all.problems.insert(all.problems.end(), ran.problems.begin(), ran.problems.end());
+      remaining.clear();
+      for (auto& record : ran.records) {
+        if (charged.failed_checks.empty() || charged.failed_checks.count(record.check)) {
+          all.records.push_back(std::move(record));
+        } else {
+          remaining.push_back(record.check);
+        }
+      }
+    }
+    return all;
+  }
+
+  void report_sanitizer_outcome(const SanitizerOutcome& outcome) {
+    problems_.insert(problems_.end(), outcome.problems.begin(), outcome.problems.end());
+    for (const auto& line : outcome.log) {
+      std::fprintf(stderr, "labgrade batch: %s: %s\n", slug_.c_str(), line.c_str());
+    }
+  }
+
   // ---- The sanitizer pass (batch/sanitize_step.hpp), after the correctness run ----
   void sanitizer_pass(int device, std::vector<contract::CheckRecord>& records) {
-    if (batch_.sanitizer.sanitizer.empty() || batch_.interrupted) return;
+    if (batch_.sanitizer.sanitizer.empty() || pass_tools(batch_.sanitizer).empty() ||
+        batch_.interrupted) {
+      return;
+    }
     // Still sharing the GPU: the pass looks for errors, it times nothing.
     const auto sanitizer_phase = fmt::format("sanitizer@{}", device);
     batch_.timeline->mark(slug_, sanitizer_phase, "start");
     const auto sanitized = sanitize_checks(batch_.kit.spec, batch_.sanitizer, request_, records);
     batch_.timeline->mark(slug_, sanitizer_phase, "end");
-    problems_.insert(problems_.end(), sanitized.problems.begin(), sanitized.problems.end());
-    for (const auto& line : sanitized.log) {
-      std::fprintf(stderr, "labgrade batch: %s: %s\n", slug_.c_str(), line.c_str());
-    }
+    report_sanitizer_outcome(sanitized);
   }
   // ---- end of the sanitizer pass ----
 
   BatchState& batch_;
   const std::string& slug_;
   RunRequest request_;
+  std::vector<std::string> kernels_;             // the student's, for the hosted memcheck run
+  std::vector<std::string> left_for_plain_run_;  // correctness checks the speed run runs
   GradedOutcome& outcome_;
   std::vector<std::string>& problems_;
 };
+
+void in_spec_order(const contract::LabSpec& spec, std::vector<contract::CheckRecord>& records) {
+  const auto position = [&spec](const contract::CheckRecord& record) {
+    for (std::size_t i = 0; i < spec.checks.size(); ++i) {
+      if (spec.checks[i].id == record.check) return i;
+    }
+    return spec.checks.size();
+  };
+  std::stable_sort(records.begin(), records.end(),
+                   [&](const auto& a, const auto& b) { return position(a) < position(b); });
+}
 
 // A speed check only counts for a right product, so a kernel with no right case at all would
 // spend its speed budget (minutes for a hang) to earn nothing.
@@ -193,21 +288,24 @@ bool any_case_right(const std::vector<contract::CheckRecord>& records) {
   });
 }
 
-// The runs of a built program: correctness, then speed when a case came out right.
+// The runs of a built program: correctness, then speed when a case came out right (and the checks
+// the hosted memcheck run left to the speed run, whatever came out right).
 void run_program(BatchState& batch, const std::string& slug, RunRequest request,
-                 GradedOutcome& outcome, std::vector<std::string>& problems) {
-  ProgramRuns runs(batch, slug, std::move(request), outcome, problems);
+                 std::vector<std::string> kernels, GradedOutcome& outcome,
+                 std::vector<std::string>& problems) {
+  ProgramRuns runs(batch, slug, std::move(request), std::move(kernels), outcome, problems);
   runs.run_phase(false);
   if (batch.interrupted) return;
-  if (any_case_right(outcome.records)) {
-    runs.run_phase(true);
-    return;
+  const bool speed_counts = any_case_right(outcome.records);
+  runs.run_phase(true, speed_counts);
+  if (!speed_counts) {
+    for (const auto& id : checks_of_kind(batch.kit.spec, true)) {
+      outcome.records.push_back(grader_record(
+          batch.kit.spec, id, Verdict::fail,
+          "not run: no correctness case passed, and the speed of a wrong product earns nothing"));
+    }
   }
-  for (const auto& id : checks_of_kind(batch.kit.spec, true)) {
-    outcome.records.push_back(grader_record(
-        batch.kit.spec, id, Verdict::fail,
-        "not run: no correctness case passed, and the speed of a wrong product earns nothing"));
-  }
+  in_spec_order(batch.kit.spec, outcome.records);  // checks left to the speed run come back
 }
 
 // The status intake's problem gives a submission it refused.
@@ -256,7 +354,7 @@ GradedOutcome build_and_run(BatchState& batch, const std::string& slug, const So
   GradedOutcome outcome;
   std::vector<std::string> problems = build.notes;
   if (!build.notes.empty()) outcome.build_output = build.output;  // the messages behind the notes
-  run_program(batch, slug, run_request(batch, scratch), outcome, problems);
+  run_program(batch, slug, run_request(batch, scratch), build.kernels, outcome, problems);
   fs::remove_all(scratch, ignored);
   if (batch.interrupted) {
     outcome.status = Status::interrupted;

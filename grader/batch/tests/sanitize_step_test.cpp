@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -135,6 +136,94 @@ TEST(SanitizeChecks, FailedChecksAndOtherKindsAreLeftOut) {
   EXPECT_EQ(outcome.findings, 0);  // the finding names Lab.Second, which was not in the pass
   EXPECT_EQ(records[1].reason, "wrong");
   EXPECT_EQ(records[0].verdict, Verdict::pass);
+}
+
+// ---- memcheck hosted in the correctness run ----
+
+TEST(HostedMemcheck, TheRequestWrapsTheRunAndInstrumentsTheStudentsKernelsAlone) {
+  SanitizerPass pass{"/cuda/bin/compute-sanitizer", {"memcheck", "racecheck"}, {"kernel.cu"}};
+  pass.hosted_memcheck = true;
+  auto request = fake_request();
+  request.check_limits["Lab.First"] = 2.5;
+  const auto hosted = hosted_memcheck_request(request, pass, {"_Z6kernelPf", "_Z5otherv"});
+  ASSERT_GE(hosted.command.size(), 4u);
+  EXPECT_EQ(hosted.command.front(), "/cuda/bin/compute-sanitizer");
+  const auto has = [&](const std::string& a, const std::string& b) {
+    for (std::size_t i = 0; i + 1 < hosted.command.size(); ++i) {
+      if (hosted.command[i] == a && hosted.command[i + 1] == b) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(has("--tool", "memcheck"));
+  EXPECT_TRUE(has("--destroy-on-device-error", "kernel"));
+  EXPECT_TRUE(has("--kernel-name", "kne=_Z6kernelPf"));
+  EXPECT_TRUE(has("--kernel-name", "kne=_Z5otherv"));
+  // The lab program's own command comes last, whole.
+  EXPECT_EQ(std::vector<std::string>(hosted.command.end() - 3, hosted.command.end()),
+            request.command);
+  EXPECT_FALSE(hosted.policy.own_uid);
+  // The reference ran hosted too: its limits hold.
+  EXPECT_EQ(hosted.check_limits.at("Lab.First"), 2.5);
+  bool mode = false;
+  for (const auto& [name, value] : hosted.policy.env) {
+    mode = mode || (name == "LAB_SANITIZER" && value == "memcheck-hosted");
+  }
+  EXPECT_TRUE(mode);
+  EXPECT_EQ(pass_tools(pass), std::vector<std::string>{"racecheck"});
+  pass.hosted_memcheck = false;
+  EXPECT_EQ(pass_tools(pass), (std::vector<std::string>{"memcheck", "racecheck"}));
+}
+
+// In the graded run every correctness check can be charged, failed or not: memcheck ends the
+// kernel at its bad access, so a failure there is the finding's doing. The buffers' places,
+// noted for the words, never reach the student.
+TEST(HostedMemcheck, FindingsFailTheirCheckAndThePlacesAreTakenOut) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  records[1].verdict = Verdict::fail;
+  records[1].fraction = 0;
+  records[1].reason = "NaN at (0, 1): not written";
+  records[1].notes.push_back("device buffer B at 0x7f4f52a00200, 4 bytes");
+  records[1].notes.push_back("a note the student reads");
+  SanitizerPass pass{"compute-sanitizer", {"memcheck"}, {"kernel.cu"}};
+  pass.hosted_memcheck = true;
+  const auto outcome = charge_hosted_findings(spec, pass, kOutOfBoundsRead, records);
+  EXPECT_EQ(outcome.findings, 1);
+  EXPECT_EQ(outcome.failed_checks, std::set<std::string>{"Lab.Second"});
+  EXPECT_TRUE(outcome.problems.empty());
+  EXPECT_EQ(records[0].verdict, Verdict::pass);
+  ASSERT_EQ(records[1].verdict, Verdict::fail);
+  EXPECT_NE(records[1].reason.find("kernel.cu:21"), std::string::npos) << records[1].reason;
+  EXPECT_NE(records[1].reason.find("past the end of B"), std::string::npos) << records[1].reason;
+  for (const auto& note : records[1].notes) {
+    EXPECT_EQ(note.find("device buffer"), std::string::npos) << note;
+  }
+  EXPECT_NE(std::find(records[1].notes.begin(), records[1].notes.end(), "a note the student reads"),
+            records[1].notes.end());
+}
+
+TEST(HostedMemcheck, ARunWithoutTheSummaryChangesNoVerdict) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  SanitizerPass pass{"compute-sanitizer", {"memcheck"}, {"kernel.cu"}};
+  pass.hosted_memcheck = true;
+  const std::string cut = std::string(kOutOfBoundsRead).substr(0, 200);
+  const auto outcome = charge_hosted_findings(spec, pass, cut, records);
+  ASSERT_EQ(outcome.problems.size(), 1u);
+  for (const auto& record : records) EXPECT_EQ(record.verdict, Verdict::pass);
+}
+
+TEST(HostedMemcheck, ChecksLeftForThePlainRunAreTakenOut) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  records[2].verdict = Verdict::skipped;
+  records[2].reason = "left for the run without compute-sanitizer: integers 4096 is too large";
+  records[0].verdict = Verdict::skipped;
+  records[0].reason = "no GPU";
+  EXPECT_EQ(take_checks_left_for_plain_run(records), std::vector<std::string>{"Lab.Third"});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].check, "Lab.First");
+  EXPECT_EQ(records[1].check, "Lab.Second");
 }
 
 }  // namespace

@@ -1,11 +1,14 @@
 #include "harness/check.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "contract/device_buffer_note.hpp"
+#include "contract/exit_status.hpp"
+#include "contract/sanitizer_run.hpp"
 #include "harness/compare.hpp"
 #include "harness/contract.hpp"
 #include "harness/cuda_check.hpp"
@@ -146,11 +149,15 @@ CheckRecord Check::finish(double duration_s) {
 // that earned something fails with the first finding; one already failed keeps its own reason,
 // the finding is a note. Other kinds of check are not judged by it, as on a GPU.
 void Check::apply_memory_errors() {
-  const std::vector<std::string> errors = take_memory_errors();
+  const std::vector<EmulatedFinding> errors = take_memory_errors();
   if (errors.empty() || spec_.kind != "correctness") return;
+  const auto lead = [](const EmulatedFinding& finding) {
+    return finding.kind == EmulatedFindingKind::shared_race ? kEmulatedRacecheckWords
+                                                            : kEmulatedMemcheckWords;
+  };
   const std::string words =
       fmt::format("{} in your kernel (the results can look right, but the code is wrong): {}",
-                  kEmulatedMemcheckWords, errors.front());
+                  lead(errors.front()), errors.front().words);
   if (record_.verdict == Verdict::pass ||
       (record_.verdict == Verdict::fail && record_.fraction > 0)) {
     record_.verdict = Verdict::fail;
@@ -160,7 +167,9 @@ void Check::apply_memory_errors() {
   } else {
     record_.notes.push_back(words);
   }
-  for (std::size_t i = 1; i < errors.size(); ++i) record_.notes.push_back(errors[i]);
+  for (std::size_t i = 1; i < errors.size(); ++i) {
+    record_.notes.push_back(fmt::format("{}: {}", lead(errors[i]), errors[i].words));
+  }
 }
 
 void Check::decide_verdict() {
@@ -240,6 +249,24 @@ Location student_location(const std::string& check, const std::string& message) 
   return {check, -1};
 }
 
+// A run that starts with correctness checks on a shared GPU and times afterwards (the batch's
+// speed run with checks left over from the hosted memcheck run): it waits for the GPU to itself
+// once, before its first speed check.
+void wait_for_turn_before_speed(LabRun& run, const CheckSpec& spec) {
+  if (!run.channel || spec.kind != "speed") return;
+  const auto& message = run.channel->message();
+  if (!message.wait_for_turn || !message.turn_at_first_speed_check || run.turn_taken) return;
+  run.turn_taken = true;
+  try {
+    run.channel->wait_for_turn();
+  } catch (const std::exception& error) {
+    // The grader is gone: no check may run without its turn.
+    std::fprintf(stderr, "error: %s\n", error.what());
+    std::_Exit(contract::exit_status::bad_setup);
+  }
+  trace("the grader gave the go-ahead");
+}
+
 }  // namespace
 
 void run_check(const std::function<void(Check&)>& body) {
@@ -250,6 +277,7 @@ void run_check(const std::function<void(Check&)>& body) {
     FAIL() << id << " has no entry in " << run.spec.source << " (the tests and the spec disagree)";
   }
   std::optional<Check> check(std::in_place, *spec);
+  wait_for_turn_before_speed(run, *spec);
   // The grader learns which check was running if the process dies in it.
   if (run.channel) run.channel->send_started(id);
   trace(id + " starts");
@@ -328,11 +356,17 @@ bool sanitizer_first_case_only() {
 bool leave_out_under_sanitizer(Check& check, double multiply_adds, const std::string& label) {
   if (!under_sanitizer() || multiply_adds <= kSanitizerMaxWork) return false;
   check.note(fmt::format("{}: not run under compute-sanitizer (too slow there)", label));
+  if (sanitizer_hosts_graded_run()) {
+    // The graded run: the whole check runs again without the sanitizer (labgrade batch's speed
+    // run), so that its verdict rests on every case.
+    check.set_verdict(Verdict::skipped, fmt::format("{}: {} is too large to run under it",
+                                                    contract::kLeftForPlainRun, label));
+  }
   return true;
 }
 
 void skip_if_all_left_out(Check& check, int cases_run) {
-  if (cases_run == 0) {
+  if (cases_run == 0 && !sanitizer_hosts_graded_run()) {
     check.set_verdict(Verdict::skipped,
                       "every case is too large to run under compute-sanitizer; they run in the "
                       "graded run");

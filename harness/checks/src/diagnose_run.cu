@@ -80,7 +80,7 @@ std::optional<std::vector<float>> attempt(Experiment&& experiment) {
 
 Experiments make_experiments(const CaseRerun& rerun) {
   Experiments e;
-  if (under_sanitizer() || !rerun.launch) return e;
+  if (in_sanitizer_pass() || !rerun.launch) return e;
   e.output_prefilled = [&rerun](float fill) {
     return attempt([&] { return RerunBuffers(rerun, false).run(rerun, fill, std::nullopt); });
   };
@@ -101,7 +101,7 @@ Experiments make_experiments(const CaseRerun& rerun) {
 }
 
 CaseLaunchCapture::CaseLaunchCapture() {
-  if (under_sanitizer()) return;
+  if (in_sanitizer_pass()) return;
   recorder_.emplace();
   if (!recorder_->unavailable_reason().empty()) recorder_.reset();
 }

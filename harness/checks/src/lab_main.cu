@@ -196,7 +196,9 @@ int main(int argc, char** argv) {
   if (!set_up_run(run, *options, argv[0])) return exit_status::bad_setup;
   // A program started before its turn (the batch's speed runs) starts the student's code only
   // once the turn has come: nothing of the student's runs while another submission is timed.
-  const bool waits_for_turn = run.channel && run.channel->message().wait_for_turn;
+  // (With turn_at_first_speed_check the wait comes later, in run_check: harness/check.hpp.)
+  const bool waits_for_turn = run.channel && run.channel->message().wait_for_turn &&
+                              !run.channel->message().turn_at_first_speed_check;
   if (!::testing::GTEST_FLAG(list_tests) && !waits_for_turn) harness::prepare_student_launcher();
   find_device_and_print_banner(run);
 

@@ -8,6 +8,7 @@
 
 #include "harness/check.hpp"
 #include "harness/contract.hpp"
+#include "harness/sanitizer.hpp"
 
 namespace harness {
 namespace {
@@ -76,6 +77,32 @@ TEST_F(RunCheck, TwiceInconclusiveIsReportedInconclusive) {
 
 TEST_F(RunCheck, APassOrAFailIsNotMeasuredAgain) {
   EXPECT_EQ(runs_of_failing_check(Verdict::fail, "40% of cuBLAS; needs 50%", "40% of cuBLAS"), 1);
+}
+
+// Under the CPU emulation the launcher's findings fail a correctness check that earned something
+// (Check::apply_memory_errors), each kind with its own words; the later ones are notes.
+TEST(EmulatedFindings, ARaceFailsACorrectnessCheckWithItsOwnWords) {
+  CheckSpec spec;
+  spec.id = "Tiled.Integers";
+  spec.kind = "correctness";
+  spec.title = "right on integers";
+  spec.points = 10;
+  Check check(spec);
+  check.set_verdict(Verdict::pass, "all right");
+  note_shared_memory_race("kernel.cu:20 (K), thread (1,0,0) of block (0,0,0): read after write");
+  note_memory_error("kernel.cu:18 (K), thread (0,2,0) of block (0,0,0): invalid read");
+  const auto r = check.finish(0.0);
+  EXPECT_EQ(r.verdict, Verdict::fail);
+  EXPECT_EQ(r.points, 0);
+  EXPECT_EQ(r.reason,
+            "the CPU emulation found a race on shared memory in your kernel (the results can look "
+            "right, but the code is wrong): kernel.cu:20 (K), thread (1,0,0) of block (0,0,0): "
+            "read after write");
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0],
+            "the CPU emulation found an access outside the memory it was given: kernel.cu:18 (K), "
+            "thread (0,2,0) of block (0,0,0): invalid read");
+  EXPECT_TRUE(take_memory_errors().empty()) << "taken by the check";
 }
 
 }  // namespace

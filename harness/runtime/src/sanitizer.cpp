@@ -2,7 +2,10 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <string_view>
 #include <utility>
+
+#include "contract/sanitizer_run.hpp"
 
 namespace harness {
 namespace {
@@ -11,12 +14,23 @@ std::mutex device_buffers_mutex;
 std::vector<contract::DeviceBufferPlace> device_buffers_seen;
 // The emulator's reports, noted from the runtime's thread, taken by the check's.
 std::mutex memory_errors_mutex;
-std::vector<std::string> memory_errors_seen;
+std::vector<EmulatedFinding> memory_errors_seen;
+
+void note_finding(EmulatedFindingKind kind, const std::string& words) {
+  std::lock_guard lock(memory_errors_mutex);
+  // One call's report each, a few at most: the first is the reason, the rest notes.
+  if (memory_errors_seen.size() < 3) memory_errors_seen.push_back({kind, words});
+}
 }  // namespace
 
 bool under_sanitizer() {
   return std::getenv("LAB_SANITIZER") != nullptr ||
          std::getenv("NV_SANITIZER_INJECTION_PORT_BASE") != nullptr;
+}
+
+bool sanitizer_hosts_graded_run() {
+  const char* mode = std::getenv("LAB_SANITIZER");
+  return mode && std::string_view(mode) == contract::kHostedMemcheck;
 }
 
 void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes) {
@@ -31,12 +45,14 @@ std::vector<contract::DeviceBufferPlace> take_device_buffer_places() {
 }
 
 void note_memory_error(const std::string& words) {
-  std::lock_guard lock(memory_errors_mutex);
-  // One call's report each, a few at most: the first is the reason, the rest notes.
-  if (memory_errors_seen.size() < 3) memory_errors_seen.push_back(words);
+  note_finding(EmulatedFindingKind::memory_error, words);
 }
 
-std::vector<std::string> take_memory_errors() {
+void note_shared_memory_race(const std::string& words) {
+  note_finding(EmulatedFindingKind::shared_race, words);
+}
+
+std::vector<EmulatedFinding> take_memory_errors() {
   std::lock_guard lock(memory_errors_mutex);
   return std::exchange(memory_errors_seen, {});
 }

@@ -40,5 +40,21 @@ TEST_F(SanitizerNotes, NotesAreTakenOnceInTheOrderNoted) {
   EXPECT_TRUE(take_device_buffer_places().empty());
 }
 
+// The pass (a second run that only looks for errors) and the hosted memcheck run (the graded run
+// itself under memcheck) are told apart: only the pass leaves out diagnoses and launch records.
+TEST_F(SanitizerNotes, TheHostedRunIsNotThePass) {
+  unsetenv("NV_SANITIZER_INJECTION_PORT_BASE");
+  setenv("LAB_SANITIZER", "memcheck", 1);
+  EXPECT_TRUE(in_sanitizer_pass());
+  EXPECT_FALSE(sanitizer_hosts_graded_run());
+  setenv("LAB_SANITIZER", "memcheck-hosted", 1);
+  EXPECT_TRUE(under_sanitizer());
+  EXPECT_TRUE(sanitizer_hosts_graded_run());
+  EXPECT_FALSE(in_sanitizer_pass());
+  unsetenv("LAB_SANITIZER");
+  EXPECT_FALSE(in_sanitizer_pass());
+  EXPECT_FALSE(sanitizer_hosts_graded_run());
+}
+
 }  // namespace
 }  // namespace harness

@@ -1,6 +1,5 @@
-// Lab 9's graded checks. Each LAB_CHECK matches an entry of ../spec.json, which gives its points,
-// sizes and thresholds. The checks are the harness's for any lab that maps input buffers to an
-// output buffer (harness/buffer_checks.hpp): this file says what a transpose is.
+// Lab 9's graded checks, one per entry of ../spec.json (points, sizes, thresholds): the harness's
+// checks of a buffers-in, buffer-out lab (harness/buffer_checks.hpp) told what a transpose is.
 #include <string>
 #include <vector>
 
@@ -21,9 +20,7 @@ harness::Expected transposed(const harness::CaseData& data) {
   return {out};
 }
 
-using TransposeFunction = void (*)(const float* in, float* out, int rows, int cols);
-
-harness::BufferLab transpose_lab(const std::string& name, TransposeFunction transpose) {
+harness::BufferLab transpose_lab(const std::string& name, decltype(&transpose) transpose) {
   return harness::BufferLab(name, name + "(in, out, {rows}, {cols})")
       .input("in", harness::rows_by_cols)
       .output("out", harness::cols_by_rows)

@@ -24,7 +24,14 @@ struct BuildResult {
   std::string problem;
   double seconds = 0;
   std::vector<std::string> notes;  // e.g. an optional file left out because it does not compile
+  // The launcher's kernels (mangled names, from the kit's cuobjdump): the hosted memcheck run
+  // instruments these alone. Empty when not known: then every kernel is instrumented.
+  std::vector<std::string> kernels;
 };
+
+// The kernels' names in cuobjdump -symbols' listing (its STO_ENTRY symbols); empty when a name
+// is not a plain mangled name (it would not survive compute-sanitizer's filter syntax).
+std::vector<std::string> kernel_names_in_symbols(const std::string& listing);
 
 // `scratch` holds kernel.cu; on success it also holds the lab program, named after the lab.
 BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratch,

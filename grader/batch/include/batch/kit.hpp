@@ -38,6 +38,8 @@ struct Kit {
   // compute-sanitizer, for the pass over the correctness checks' first cases (GPU kits built
   // where it is installed); empty: no pass.
   std::string sanitizer;
+  // cuobjdump, to list a submission's kernels for the hosted memcheck run; empty: not known.
+  std::string cuobjdump;
   contract::LabSpec spec;
 };
 

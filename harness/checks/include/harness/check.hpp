@@ -32,6 +32,7 @@ struct LabRun {
   bool context_lost = false;  // a kernel fault made the CUDA context unusable
   // Set under the batch grader: records go through this channel instead of files.
   std::optional<contract::GraderChannel> channel;
+  bool turn_taken = false;  // the grader's "go" came (turn_at_first_speed_check)
   // Where the kernels run, as records and reports name it: "cuda", or under the CPU emulation
   // (LABS_BACKEND=emulation) the emulator's description. Speed is not measured under emulation.
   std::string backend = "cuda";
@@ -107,6 +108,9 @@ bool sanitizer_first_case_only();
 // student's kernel outside the memory it was given (harness/sanitizer.hpp, note_memory_error).
 inline constexpr const char* kEmulatedMemcheckWords =
     "the CPU emulation found an access outside the memory it was given";
+// ... and when its race check found a race on shared memory (note_shared_memory_race).
+inline constexpr const char* kEmulatedRacecheckWords =
+    "the CPU emulation found a race on shared memory";
 
 // True (with a note on the check) when the case `label` of `multiply_adds` is left out because
 // it would be too slow under compute-sanitizer.

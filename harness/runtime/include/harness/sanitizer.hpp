@@ -18,6 +18,16 @@ namespace harness {
 // it runs with NV_SANITIZER_* variables.
 bool under_sanitizer();
 
+// True when labgrade batch runs the graded correctness run itself under compute-sanitizer memcheck
+// (LAB_SANITIZER=memcheck-hosted, contract/sanitizer_run.hpp): checks grade as usual (every case,
+// diagnoses, launch records), without guard zones, and a check with a case too large for the
+// sanitizer is left whole to the run without it.
+bool sanitizer_hosts_graded_run();
+
+// Under compute-sanitizer in the pass (a second run that only looks for errors): diagnoses and
+// launch records are not worth their time there.
+inline bool in_sanitizer_pass() { return under_sanitizer() && !sanitizer_hosts_graded_run(); }
+
 // Under compute-sanitizer: the lab's buffer `name` as the student's kernels see it (its copy in
 // the student's context), kept until the running check takes it. Nothing otherwise.
 void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes);
@@ -25,13 +35,22 @@ void note_device_buffer(const std::string& name, std::uint64_t address, std::siz
 // The buffers noted since the last call, in the order noted; the list starts empty again.
 std::vector<contract::DeviceBufferPlace> take_device_buffer_places();
 
-// Under the CPU emulation: the emulator's report of an access of the student's kernel outside the
-// memory it was given (emu::describe, sent by the launcher), kept (three at most) until the running
-// check takes them: it fails with the first when it would have earned something, as the batch's
-// memcheck pass fails it on a GPU.
-void note_memory_error(const std::string& words);
+// What the CPU emulation's checks of the student's kernel found (the launcher sends emu::describe's
+// words): an access outside the memory it was given (memcheck's kind of finding), or a race on
+// shared memory (racecheck's).
+enum class EmulatedFindingKind { memory_error, shared_race };
+struct EmulatedFinding {
+  EmulatedFindingKind kind;
+  std::string words;  // "kernel.cu:18 (MatMulKernel), thread (0,2,0) of block (0,0,0): ..."
+};
 
-// The reports noted since the last call; the list starts empty again.
-std::vector<std::string> take_memory_errors();
+// Under the CPU emulation: a finding, kept (three at most) until the running check takes them: it
+// fails with the first when it would have earned something, as the batch's sanitizer pass fails
+// it on a GPU.
+void note_memory_error(const std::string& words);
+void note_shared_memory_race(const std::string& words);
+
+// The findings noted since the last call, in the order noted; the list starts empty again.
+std::vector<EmulatedFinding> take_memory_errors();
 
 }  // namespace harness

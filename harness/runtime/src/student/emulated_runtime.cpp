@@ -174,7 +174,8 @@ class EmulatedRuntime {
             {{"schedule", static_cast<int>(settings.schedule)},
              {"seed", settings.seed_given ? settings.seed : schedule_seed(settings.seed)},
              {"threads", settings.threads},
-             {"seed_given", settings.seed_given}}}});
+             {"seed_given", settings.seed_given},
+             {"race_check", settings.race_check}}}});
       trace("the launcher said hello");
     } catch (const nlohmann::json::exception& error) {
       start_error_ = std::string("your launcher sent a malformed hello: ") + error.what();
@@ -227,20 +228,31 @@ class EmulatedRuntime {
   }
 
   // The emulator's bounds checks (emu/access.hpp) found an access outside the memory a kernel was
-  // given: the running check fails with it, as the memory pass fails it on a GPU. The launcher's
-  // word, like its failures': it can only take points away.
+  // given, or its race check a race on shared memory: the running check fails with it, as the
+  // sanitizer pass fails it on a GPU. The launcher's word, like its failures': it can only take
+  // points away.
   static void note_reported_memory_error(const nlohmann::json& answer,
                                          const std::string& call_text) {
-    const auto it = answer.find("memory_error");
-    if (it == answer.end()) return;
+    if (const auto words = reported_words(answer, "memory_error", "a memory error", call_text)) {
+      note_memory_error(*words);
+    }
+    if (const auto words = reported_words(answer, "shared_race", "a race", call_text)) {
+      note_shared_memory_race(*words);
+    }
+  }
+
+  static std::optional<std::string> reported_words(const nlohmann::json& answer, const char* key,
+                                                   const char* what, const std::string& call_text) {
+    const auto it = answer.find(key);
+    if (it == answer.end()) return std::nullopt;
     if (!it->is_string()) {
       throw StudentError(cudaErrorLaunchFailure,
-                         call_text + ": your launcher reported a memory error in a malformed way");
+                         call_text + ": your launcher reported " + what + " in a malformed way");
     }
     constexpr std::size_t kMaxWords = 600;
     std::string words = it->get<std::string>();
     if (words.size() > kMaxWords) words = words.substr(0, kMaxWords) + "...";
-    note_memory_error(words);
+    return words;
   }
 
   // A launch the emulator refused fails the call as the GPU's replay fails it
