@@ -3,8 +3,8 @@
 // shape of the wrong elements (never written, transposed, running sums), then what the product
 // would be under each common mistake (an operand read transposed or from the wrong matrix, a
 // tiling mistake, integer truncation), then coarse patterns over the tile grid. The rules live in
-// diagnose_patterns.cpp and diagnose_product.cpp; the check's choice among its cases' diagnoses is
-// here, the speed checks' in diagnose_speed.cpp.
+// diagnose_patterns.cpp, diagnose_sum.cpp (a reduction's sum) and diagnose_product.cpp; the check's
+// choice among its cases' diagnoses is here, the speed checks' in diagnose_speed.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -99,6 +99,7 @@ CaseFindings examine_case(const DiagnosisInput& in) {
   if ((d = never_written(in, counts))) return found;
   if ((d = from_shared_memory(in, found.output_repeats))) return found;
   if ((d = from_outside_reads(in))) return found;
+  if ((d = from_partial_sums(in))) return found;
   if ((d = uncovered_border(in, counts))) return found;
   if ((d = reduced_precision(in, counts))) return found;
   if ((d = transposed(in))) return found;

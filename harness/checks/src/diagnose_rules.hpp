@@ -45,6 +45,9 @@ std::optional<Diagnosis> never_written(const DiagnosisInput& in, const Counts& c
 std::optional<Diagnosis> from_shared_memory(const DiagnosisInput& in,
                                             std::optional<bool>& output_repeats);
 std::optional<Diagnosis> from_outside_reads(const DiagnosisInput& in);
+// ---- diagnose_sum.cpp: a reduction's sum that is the sum of a part of its input ------------
+std::optional<Diagnosis> from_partial_sums(const DiagnosisInput& in);
+// ---- diagnose_patterns.cpp, continued -------------------------------------------------------
 std::optional<Diagnosis> uncovered_border(const DiagnosisInput& in, const Counts& counts);
 std::optional<Diagnosis> reduced_precision(const DiagnosisInput& in, const Counts& counts);
 std::optional<Diagnosis> transposed(const DiagnosisInput& in);

@@ -145,6 +145,11 @@ void diagnose_failed_case(CaseResult& result, const FailedCase& failed) {
     in.out_of_bounds = result.out_of_bounds;
     in.launch = failed.launch;
     in.product = failed.product;
+    // One output element made from one input: a reduction, whose wrong sum may be a part's.
+    if (failed.rows * failed.cols == 1 && failed.rerun && failed.rerun->inputs.size() == 1 &&
+        failed.rerun->inputs[0].values) {
+      in.reduced_input = *failed.rerun->inputs[0].values;
+    }
     if (failed.rerun) in.experiments = make_experiments(*failed.rerun);
     const auto findings = examine_case(in);
     result.diagnosis = findings.diagnosis;

@@ -98,6 +98,11 @@ const std::vector<MistakeInfo> kCatalog{
      "only the elements past the last full tile are wrong: the partial tiles at the edges are "
      "not handled",
      "handle the partial tiles at the right and bottom edges: bounds checks on loads and stores"},
+    {"one_block_sum", "Only one block's sum kept",
+     "the output is the sum of one block's share of the input only: the other blocks' sums never "
+     "reached it",
+     "every block must add its sum into the output with atomicAdd (after the launcher set the "
+     "output to 0), not store it or skip it"},
     {"nan_everywhere", "NaN or garbage everywhere",
      "the output is NaN or garbage in many places: uninitialised values are used",
      "start sums at 0 and read only memory that was written (inputs, loaded tiles)"},

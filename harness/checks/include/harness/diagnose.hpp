@@ -77,6 +77,9 @@ struct DiagnosisInput {
   std::string launch_error;                     // the error text when the launch failed
   std::optional<LaunchShape> launch;
   std::optional<ProductInputs> product;
+  // A reduction's input: the values of the one input of a one-element output (a sum), so that a
+  // wrong sum can be matched with the sum of a part of it (diagnose_sum.cpp). Empty otherwise.
+  Floats reduced_input;
   Experiments experiments;
 };
 
