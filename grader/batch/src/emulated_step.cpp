@@ -51,8 +51,10 @@ EmulatedOutcome run_in_a_slot(BatchState& batch, const std::string& slug, const 
 // Whether the pass may charge students: its run on the reference solution found nothing and
 // finished (or there was no reference run). Waits for the reference's pass.
 bool kit_is_fit(BatchState& batch) {
-  if (!batch.emulated_reference.valid()) return true;
-  const EmulatedOutcome& reference = batch.emulated_reference.get();
+  // A copy of its own: threads may wait on one shared state, each through its own shared_future.
+  const std::shared_future<EmulatedOutcome> reference_pass = batch.emulated_reference;
+  if (!reference_pass.valid()) return true;
+  const EmulatedOutcome& reference = reference_pass.get();
   if (reference.findings.words.empty() && reference.problems.empty()) return true;
   std::call_once(batch.emulated_unfit_said, [&] {
     const std::string why = !reference.findings.words.empty()
