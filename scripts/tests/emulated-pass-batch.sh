@@ -4,7 +4,10 @@
 # known-wrong loads_past_edge_unused.cu (tile loads past the inputs' edge whose values are never
 # used) graded with --emulated-pass. The wrong kernel's AnySize.Integers must fail with the
 # emulation's words, the solution must lose nothing, and the timeline must show the pass ran for
-# the reference and the solution.
+# the reference and the solution. Then the pass must charge what the batch's own runs did not
+# see: graded with a doctored copy of the kit whose compiler builds the reference solution
+# whatever was submitted, the wrong kernel passes those runs, and only the emulated pass (the
+# real kit, the real kernel.cu) finds its reads past the edge.
 #   scripts/tests/emulated-pass-batch.sh BUILD OUT
 set -eu
 usage="usage: scripts/tests/emulated-pass-batch.sh BUILD OUT"
@@ -62,3 +65,40 @@ if problems:
 sys.exit(1 if problems else 0)
 PY
 echo "emulated pass: wrong.cu failed with the emulation's words, the solution lost nothing"
+
+kit=$build/grading-kit/lab7
+doctored=$out.kit
+rm -rf "$doctored" "$out.charged" "$out.class2"
+cp -r "$kit" "$doctored"
+cp "$root/solutions/$folder/kernel.cu" "$doctored/solution.cu"
+printf '#!/bin/sh\nobject=$4\nshift 4\nexec "%s" -c "%s" -o "$object" "$@"\n' \
+  "$kit/bin/emucc" "$doctored/solution.cu" > "$doctored/bin/emucc"
+python3 - "$doctored" <<'PY'
+import json, sys
+kit = sys.argv[1] + "/kit.json"
+data = json.load(open(kit))
+data["nvcc"] = sys.argv[1] + "/bin/emucc"
+data["read_only"].append(sys.argv[1])
+json.dump(data, open(kit, "w"), indent=2)
+PY
+mkdir -p "$out.class2"
+cp "$root/labs/$folder/tests/wrong/loads_past_edge_unused.cu" "$out.class2/wrong.cu"
+status=0
+"$labgrade" batch lab7 "$out.class2" "$out.charged" --kit "$doctored" --emulated-pass "$kit" \
+  -j 2 > "$out.charged.log" 2>&1 || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "labgrade batch (doctored kit) ended with status $status:"; tail -20 "$out.charged.log"
+  exit 1
+fi
+python3 - "$out.charged" <<'PY'
+import json, sys
+from pathlib import Path
+folder = Path(sys.argv[1]) / "students" / "wrong" / "results"
+record = json.loads((folder / "AnySize.Integers.json").read_text())
+ran_again = any("ran this check's first case again" in note for note in record["notes"])
+if record["verdict"] != "fail" or not record["reason"].startswith(
+        "the CPU emulation found an access outside the memory") or not ran_again:
+    sys.exit(f"emulated pass: not charged: AnySize.Integers {record['verdict']}: "
+             f"{record['reason']} {record['notes']}")
+PY
+echo "emulated pass: charged the reads past the edge the batch's runs did not see"
