@@ -4,6 +4,9 @@
 # and link commands (the same flags CMake uses for the lab). The kit is what the sandbox shows a
 # submission: no solutions, no other labs, no build tree.
 set(LABS_KIT_ROOT "${CMAKE_BINARY_DIR}/grading-kit")
+set(LABS_EMULATION_KIT_ROOT "" CACHE PATH
+    "GPU builds: an emulation build's grading-kit folder (its labN_kit targets built), whose kits \
+labgrade batch uses for the emulated memory and race pass; empty: no emulated pass")
 if(NOT TARGET grading_kits)
   add_custom_target(grading_kits)
 endif()
@@ -120,6 +123,12 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
       set(cuobjdump "${LABS_CUOBJDUMP}")
     endif()
   endif()
+  # An emulation build's kit of this lab for the batch's emulated pass (memory errors and races
+  # found by the CPU emulator, docs/batch-grading-h100.md); GPU kits only.
+  set(emulation_kit "")
+  if(LABS_EMULATION_KIT_ROOT AND NOT LABS_EMULATION)
+    set(emulation_kit "${LABS_EMULATION_KIT_ROOT}/${lab}")
+  endif()
   set(reference "${PROJECT_SOURCE_DIR}/solutions/${folder}/kernel.cu")
   if(NOT EXISTS "${reference}")
     set(reference "")
@@ -146,7 +155,8 @@ function(_labs_add_grading_kit lab folder lab_dir spec)
   \"link\": ${link_json},
   \"read_only\": ${read_only_json},
   \"sanitizer\": \"${sanitizer}\",
-  \"cuobjdump\": \"${cuobjdump}\"
+  \"cuobjdump\": \"${cuobjdump}\",
+  \"emulation_kit\": \"${emulation_kit}\"
 }
 ")
   file(GLOB headers "${lab_dir}/*.h")

@@ -3,9 +3,11 @@
 
   scripts/batch-timeline.py OUT [--markdown]
 
-Prints, for each phase (build, correctness@GPU, speed@GPU): how many ran, their median and
-total run time and the median wait before them; then, per GPU, the time it was held alone
-(speed), shared (correctness runs only), and idle, and the wall time of the whole batch.
+Prints, for each phase (build, correctness@GPU, speed@GPU, emulated@cpu): how many ran, their
+median and total run time and the median wait before them; then, per GPU, the time it was held
+alone (speed), shared (correctness runs only), and idle, and the wall time of the whole batch.
+The emulated pass (emulated@cpu, CPU only at nice 19) is no GPU's: the last line says how much of
+it overlapped the speed runs and how long the batch ran on after the GPUs' last use for it.
 """
 import csv
 import statistics
@@ -56,7 +58,7 @@ def main():
         rows.append((phase, str(len(p["run"])), f"{statistics.median(p['run']):.2f}",
                      f"{sum(p['run']):.1f}",
                      f"{statistics.median(p['wait']):.2f}" if p["wait"] else "-"))
-    gpus = sorted({phase.split("@", 1)[1] for phase in phases if "@" in phase})
+    gpus = sorted({phase.split("@", 1)[1] for phase in phases if "@" in phase} - {"cpu"})
     gpu_rows = [("GPU", "alone (speed) s", "shared only s", "idle s", "first use s")]
     for gpu in gpus:
         alone = phases.get(f"speed@{gpu}", {"spans": []})["spans"]
@@ -77,6 +79,16 @@ def main():
                 print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
         print()
     print(f"wall: {wall:.1f} s (from the batch's start to its last event)")
+    emulated = phases.get("emulated@cpu", {"spans": []})["spans"]
+    if emulated:
+        gpu_spans = [span for phase, p in phases.items()
+                     if phase.split("@", 1)[-1] in gpus for span in p["spans"]]
+        speed = [span for gpu in gpus for span in phases.get(f"speed@{gpu}", {"spans": []})["spans"]]
+        last_gpu = max((b for _, b in gpu_spans), default=0.0)
+        overlap = union_length(emulated) + union_length(speed) - union_length(emulated + speed)
+        print(f"emulated pass: {union_length(emulated):.1f} s of CPU time spans, {overlap:.1f} s of "
+              f"them beside speed runs; the batch's last emulated pass ended "
+              f"{max(b for _, b in emulated) - last_gpu:+.1f} s after the GPUs' last use")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,12 @@ void add_batch_options(CLI::App& command, BatchOptionsCli& cli, const std::strin
       ->check(CLI::PositiveNumber);
   command.add_option("--kit", options.kit_dir,
                      "The lab's grading kit (default: grading-kit/LAB in this build)");
+  command.add_option(
+      "--emulated-pass", options.emulated_pass,
+      "An emulation build's grading kit of the lab (grading-kit/LAB there), or 'off': after each "
+      "GPU correctness run, the CPU emulation runs the checks' first cases again at nice 19 and a "
+      "memory error or race it finds fails the check (default: the kit's emulation_kit, from "
+      "-DLABS_EMULATION_KIT_ROOT)");
   command.add_flag("--unsandboxed", options.unsandboxed,
                    "Run submissions WITHOUT bubblewrap (only for code you trust)");
   command.add_flag(

@@ -24,7 +24,7 @@ struct BatchOptionsCli {
 
 // lab, submissions and out (`out_help` says what the output folder is to this command), and the
 // options that decide grades: --time-limit, --shared-runs-per-gpu, --memory-gib, --kit,
-// --unsandboxed, --root-in-sandbox, --no-reference, --seed.
+// --emulated-pass, --unsandboxed, --root-in-sandbox, --no-reference, --seed.
 void add_batch_options(CLI::App& command, BatchOptionsCli& cli, const std::string& out_help);
 
 // --jobs and --gpus: what each machine chooses for itself.

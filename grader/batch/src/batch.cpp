@@ -66,6 +66,17 @@ SanitizerPass sanitizer_pass_of(const Kit& kit) {
   return pass;
 }
 
+// The emulated pass's slots: CPU work at nice 19 that uses idle cores, two emulator threads each.
+void prepare_emulated_pass(BatchState& batch) {
+  if (!batch.emulated) return;
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  batch.emulated->emulator_threads = std::min(2, cores);
+  batch.emulated_slots =
+      std::make_unique<std::counting_semaphore<1024>>(std::min(1024, std::max(1, cores / 2)));
+  std::fprintf(stderr, "emulated memory and race pass: %s, %d at once at nice 19\n",
+               batch.emulated->kit.dir.c_str(), std::max(1, cores / 2));
+}
+
 // Why the batch cannot start with these options (the folders, the sandbox), or nullopt.
 std::optional<int> refuse_to_start(const BatchOptions& options, const Kit& kit) {
   if (!fs::is_directory(options.submissions)) {
@@ -99,6 +110,7 @@ std::optional<int> refuse_to_start(const BatchOptions& options, const Kit& kit) 
 void prepare(BatchState& batch) {
   const BatchOptions& options = batch.options;
   batch.sanitizer = sanitizer_pass_of(batch.kit);
+  prepare_emulated_pass(batch);
   batch.state = options.state_dir.empty() ? options.out / ".labgrade" : options.state_dir;
   fs::create_directories(batch.state);
   batch.timeline = std::make_unique<Timeline>(batch.state / "timeline.csv");
@@ -107,8 +119,10 @@ void prepare(BatchState& batch) {
   batch.base_policy.max_processes = options.max_processes;
   batch.base_policy.own_uid = !options.root_in_sandbox;
   batch.seed = options.seed ? *options.seed : fresh_secret_seed();
-  batch.cache = std::make_unique<ResultCache>(
-      batch.state / "cache", grader_fingerprint(batch.kit, options.labgrade_executable));
+  // Results graded without the emulated pass, or with another emulation kit, are not reused.
+  std::string fingerprint = grader_fingerprint(batch.kit, options.labgrade_executable);
+  if (batch.emulated) fingerprint += "+" + grader_fingerprint(batch.emulated->kit, {});
+  batch.cache = std::make_unique<ResultCache>(batch.state / "cache", fingerprint);
   batch.builds =
       std::make_unique<std::counting_semaphore<1024>>(std::min(build_jobs(options), 1024));
   batch.gpus = std::make_unique<GpuPool>(options.gpus, shared_runs_per_gpu(options, batch.kit));
@@ -236,6 +250,7 @@ int run_batch(const BatchOptions& options) {
   BatchState batch(options, g_interrupted);
   try {
     batch.kit = load_kit(options.kit_dir);
+    batch.emulated = emulated_pass_of(options.emulated_pass, batch.kit);
   } catch (const KitError& error) {
     std::fprintf(stderr, "labgrade batch: %s\n", error.what());
     return command_exit::cannot_start;

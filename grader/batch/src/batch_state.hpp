@@ -6,13 +6,17 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <semaphore>
 #include <string>
 
 #include "batch/batch.hpp"
 #include "batch/cache.hpp"
+#include "batch/emulated_pass.hpp"
 #include "batch/gpu_gate.hpp"
 #include "batch/kit.hpp"
 #include "batch/sanitize_step.hpp"
@@ -40,6 +44,11 @@ struct BatchState {
   bool gpu_expected = false;  // the reference's checks were not skipped for want of a GPU
   std::unique_ptr<Timeline> timeline;
   SanitizerPass sanitizer;  // no sanitizer: no memory and race pass
+  // The emulated pass (emulated_step.hpp): its kit, its slots (CPU only), the reference's.
+  std::optional<EmulatedPass> emulated;
+  std::unique_ptr<std::counting_semaphore<1024>> emulated_slots;
+  std::shared_future<EmulatedOutcome> emulated_reference;  // valid once the reference's started
+  std::once_flag emulated_unfit_said;
 };
 
 // What is built: kernel.cu and the optional files present (bonus.cu), by file name.

@@ -15,6 +15,7 @@ void for_each_grading_option(Options& options, Visit&& visit) {
   visit("unsandboxed", options.unsandboxed);
   visit("root_in_sandbox", options.root_in_sandbox);
   visit("verify_with_reference", options.verify_with_reference);
+  visit("emulated_pass", options.emulated_pass);
 }
 
 }  // namespace

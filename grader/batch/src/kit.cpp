@@ -66,6 +66,7 @@ Kit load_kit(const fs::path& dir) {
     }
     kit.sanitizer = in.value("sanitizer", std::string());
     kit.cuobjdump = in.value("cuobjdump", std::string());
+    kit.emulation_kit = in.value("emulation_kit", std::string());
   } catch (const json::exception& error) {
     throw KitError(fmt::format("{} is malformed: {}", file.string(), error.what()));
   }

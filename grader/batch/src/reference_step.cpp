@@ -75,7 +75,7 @@ bool run_reference(BatchState& batch) {
   }
   std::fprintf(stderr, "grading the reference solution %s first...\n",
                batch.kit.reference_kernel.c_str());
-  const auto outcome = build_and_run(batch, ".reference", reference_sources(batch.kit));
+  const auto outcome = build_and_run(batch, kReferenceSlug, reference_sources(batch.kit));
   if (outcome.status != Status::graded) {
     std::fprintf(stderr, "error: the reference solution did not build or run (%s):\n%s\n",
                  std::string(status_words(outcome.status)).c_str(), outcome.build_output.c_str());

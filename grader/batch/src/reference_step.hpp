@@ -8,6 +8,9 @@
 
 namespace batch {
 
+// The reference's name in the batch's state and timeline.
+inline constexpr const char* kReferenceSlug = ".reference";
+
 // Fills batch.attestation, batch.check_limits and batch.gpu_expected. False when the reference
 // does not build or fails a correctness check: the batch must not grade with this kit or GPU.
 // True without running anything when the options or the kit have no reference.

@@ -13,6 +13,7 @@
 #include "batch/files.hpp"
 #include "batch/run_step.hpp"
 #include "batch/sanitize_step.hpp"
+#include "emulated_step.hpp"
 
 namespace batch {
 namespace {
@@ -30,17 +31,6 @@ std::vector<std::string> checks_of_kind(const contract::LabSpec& spec, bool spee
 
 void append_problem(std::string& message, const std::string& problem) {
   message += (message.empty() ? "" : "; ") + problem;
-}
-
-// A fresh scratch folder holding the sources.
-fs::path prepare_scratch(const BatchState& batch, const std::string& slug, const Sources& sources) {
-  const fs::path scratch = batch.state / "work" / slug;
-  std::error_code ignored;
-  fs::remove_all(scratch, ignored);
-  fs::create_directories(scratch);
-  write_whole_file(scratch / "kernel.cu", sources.kernel);
-  for (const auto& [name, content] : sources.optional) write_whole_file(scratch / name, content);
-  return scratch;
 }
 
 // The build, in one of the batch's build slots.
@@ -104,6 +94,11 @@ class ProgramRuns {
         kernels_(std::move(kernels)),
         outcome_(outcome),
         problems_(problems) {}
+
+  // Called as soon as the correctness run ends (before the sanitizer pass) with its records and
+  // the correctness checks it left to the speed run.
+  std::function<void(const std::vector<contract::CheckRecord>&, const std::vector<std::string>&)>
+      after_correctness;
 
   // The speed run also runs the correctness checks the hosted memcheck run left to it.
   void run_phase(bool speed, bool with_speed_checks = true) {
@@ -189,6 +184,7 @@ class ProgramRuns {
     RunOutcome ran =
         hosts_memcheck() ? run_hosted_memcheck() : run_checks(batch_.kit.spec, request_);
     batch_.timeline->mark(slug_, phase, "end");
+    if (after_correctness) after_correctness(ran.records, left_for_plain_run_);
     sanitizer_pass(device, ran.records);
     return ran;
   }
@@ -289,11 +285,16 @@ bool any_case_right(const std::vector<contract::CheckRecord>& records) {
 }
 
 // The runs of a built program: correctness, then speed when a case came out right (and the checks
-// the hosted memcheck run left to the speed run, whatever came out right).
-void run_program(BatchState& batch, const std::string& slug, RunRequest request,
-                 std::vector<std::string> kernels, GradedOutcome& outcome,
+// the hosted memcheck run left to the speed run, whatever came out right); the emulated pass runs
+// beside them from the end of the correctness run on (emulated_step.hpp).
+void run_program(BatchState& batch, const std::string& slug, const Sources& sources,
+                 RunRequest request, std::vector<std::string> kernels, GradedOutcome& outcome,
                  std::vector<std::string>& problems) {
+  std::optional<EmulatedPassInFlight> emulated;
   ProgramRuns runs(batch, slug, std::move(request), std::move(kernels), outcome, problems);
+  runs.after_correctness = [&](const auto& records, const auto& left) {
+    emulated.emplace(batch, slug, sources, records, left);
+  };
   runs.run_phase(false);
   if (batch.interrupted) return;
   const bool speed_counts = any_case_right(outcome.records);
@@ -306,6 +307,7 @@ void run_program(BatchState& batch, const std::string& slug, RunRequest request,
     }
   }
   in_spec_order(batch.kit.spec, outcome.records);  // checks left to the speed run come back
+  if (emulated) emulated->finish(outcome.records, problems);
 }
 
 // The status intake's problem gives a submission it refused.
@@ -331,6 +333,14 @@ void verify_outcome(const BatchState& batch, GradedOutcome& outcome) {
 
 }  // namespace
 
+void prepare_scratch(const fs::path& scratch, const Sources& sources) {
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  fs::create_directories(scratch);
+  write_whole_file(scratch / "kernel.cu", sources.kernel);
+  for (const auto& [name, content] : sources.optional) write_whole_file(scratch / name, content);
+}
+
 Sources sources_of(const intake::Submission& submission) {
   return {submission.kernel_text, submission.optional_texts};
 }
@@ -344,7 +354,8 @@ std::string cache_text(const Sources& sources) {
 }
 
 GradedOutcome build_and_run(BatchState& batch, const std::string& slug, const Sources& sources) {
-  const fs::path scratch = prepare_scratch(batch, slug, sources);
+  const fs::path scratch = batch.state / "work" / slug;
+  prepare_scratch(scratch, sources);
   std::error_code ignored;
   const BuildResult build = build_in_a_slot(batch, slug, scratch);
   if (!build.ok) {
@@ -354,7 +365,7 @@ GradedOutcome build_and_run(BatchState& batch, const std::string& slug, const So
   GradedOutcome outcome;
   std::vector<std::string> problems = build.notes;
   if (!build.notes.empty()) outcome.build_output = build.output;  // the messages behind the notes
-  run_program(batch, slug, run_request(batch, scratch), build.kernels, outcome, problems);
+  run_program(batch, slug, sources, run_request(batch, scratch), build.kernels, outcome, problems);
   fs::remove_all(scratch, ignored);
   if (batch.interrupted) {
     outcome.status = Status::interrupted;

@@ -3,6 +3,7 @@
 // records verified against the reference's and the outcome kept in the result cache.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "batch/cache.hpp"
@@ -17,6 +18,9 @@ Sources sources_of(const intake::Submission& submission);
 // The text the result cache keys on: the kernel alone when there is nothing else, so results
 // cached before optional files existed stay valid.
 std::string cache_text(const Sources& sources);
+
+// Makes `scratch` a fresh folder holding the sources.
+void prepare_scratch(const std::filesystem::path& scratch, const Sources& sources);
 
 // Builds and runs one kernel; no verification (the reference run uses it as is).
 GradedOutcome build_and_run(BatchState& batch, const std::string& slug, const Sources& sources);

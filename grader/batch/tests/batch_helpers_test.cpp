@@ -92,9 +92,10 @@ TEST(GradingOptions, RoundTripThroughAPlan) {
   planned.unsandboxed = true;
   planned.root_in_sandbox = true;
   planned.verify_with_reference = false;
+  planned.emulated_pass = "/kits/emu/lab6";
   planned.jobs = 5;  // a node's own choice: not in the plan
   const auto saved = grading_options_json(planned);
-  EXPECT_EQ(saved.size(), 8u);
+  EXPECT_EQ(saved.size(), 9u);
   EXPECT_FALSE(saved.contains("jobs"));
   EXPECT_EQ(saved.at("memory_bytes"), 3ull << 30);
 
@@ -108,6 +109,7 @@ TEST(GradingOptions, RoundTripThroughAPlan) {
   EXPECT_TRUE(node.unsandboxed);
   EXPECT_TRUE(node.root_in_sandbox);
   EXPECT_FALSE(node.verify_with_reference);
+  EXPECT_EQ(node.emulated_pass, "/kits/emu/lab6");
   EXPECT_EQ(node.jobs, 0);
 }
 

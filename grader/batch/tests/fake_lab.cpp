@@ -100,6 +100,21 @@ int main(int argc, char** argv) {
           record_for(check, contract::verdict_from_string(std::getenv("FAKE_VERDICT")), "right"));
       continue;
     }
+    if (scenario == "emulation_finds_second" && check == "Lab.Second") {
+      // As the emulation's lab program words a bounds check's finding (harness
+      // apply_memory_errors).
+      auto record = record_for(check, contract::Verdict::fail, "right");
+      record.backend = "emulation: fake";
+      record.reason =
+          "the CPU emulation found an access outside the memory it was given in your kernel (the "
+          "results can look right, but the code is wrong): kernel.cu:18 (K), thread (0,2,0) of "
+          "block (0,0,0): invalid read of 4 bytes at A + 8 bytes (A[2])";
+      record.notes = {"device buffer A at 0x1000, 4 bytes",
+                      "kernel.cu:19 (K), thread (0,1,0) of block (0,0,0): invalid read"};
+      channel->send_record(record);
+      failed = true;
+      continue;
+    }
     const bool pass = scenario != "lie_exit";
     failed = failed || !pass;
     const std::string digest = scenario == "wrong_digest" ? "wrong" : "right";

@@ -180,6 +180,7 @@ SpawnSpec spawn_spec(const Policy& policy, const std::vector<std::string>& argv,
     spec.process_limit = static_cast<std::uint64_t>(policy.max_processes);
   }
   if (group) spec.cgroup_procs = group->procs_file();
+  spec.nice = policy.nice;
   if (policy.isolate) {
     spec.path = launch.bwrap;
     spec.argv = bwrap_command(launch, policy, scan_host(), argv);

@@ -105,6 +105,10 @@ const char* step_words(int step) {
     const rlimit processes{*spec.process_limit, *spec.process_limit};
     if (::setrlimit(RLIMIT_NPROC, &processes) != 0) fail_in_child(error_fd, kLimits);
   }
+  // Inherited by bubblewrap and everything the program starts.
+  if (spec.nice > 0 && ::setpriority(PRIO_PROCESS, 0, spec.nice) != 0) {
+    fail_in_child(error_fd, kLimits);
+  }
   if (!spec.workdir.empty() && ::chdir(spec.workdir.c_str()) != 0) {
     fail_in_child(error_fd, kChdir);
   }

@@ -26,6 +26,7 @@ struct SpawnSpec {
   std::string cgroup_procs;                      // the child joins this cgroup first; empty: none
   std::optional<std::uint64_t> file_size_limit;  // RLIMIT_FSIZE
   std::optional<std::uint64_t> process_limit;    // RLIMIT_NPROC
+  int nice = 0;                                  // setpriority when above 0
 };
 
 struct Spawned {

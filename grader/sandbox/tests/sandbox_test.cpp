@@ -82,6 +82,19 @@ TEST_F(SandboxTest, AnOrdinaryProgramRunsAndItsOutputIsKept) {
   EXPECT_EQ(describe(result), "exit code 3");
 }
 
+// The batch's emulated pass runs at the lowest priority; isolated or not, the program (and what
+// it starts: `nice` runs under sh) has the policy's niceness.
+TEST_F(SandboxTest, TheProgramRunsAtThePolicysNiceness) {
+  for (const bool isolate : {true, false}) {
+    auto low = policy();
+    low.isolate = isolate;
+    low.nice = 19;
+    const auto result = run(low, {"sh", "-c", "nice"});
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_EQ(result.output, "19\n") << (isolate ? "isolated" : "not isolated");
+  }
+}
+
 TEST_F(SandboxTest, HostFilesOutsideTheBindsAreInvisible) {
   auto open = policy();
   open.isolate = false;

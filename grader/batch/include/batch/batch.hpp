@@ -39,6 +39,9 @@ struct BatchOptions {
   bool root_in_sandbox = false;       // runs stay root (no capabilities) instead of own uids
   bool verify_with_reference = true;  // run the instructor's solution first (digests, kit check)
   std::optional<std::uint64_t> seed;  // default: a fresh secret seed for each batch
+  // The emulated memory and race pass (batch/emulated_pass.hpp): an emulation kit's folder, "off",
+  // or "" for the kit's own (kit.json's emulation_kit, from LABS_EMULATION_KIT_ROOT).
+  std::string emulated_pass;
 
   // Grading in shards (batch/shard.hpp); a plain batch leaves these empty.
   std::filesystem::path state_dir;     // default: out/.labgrade

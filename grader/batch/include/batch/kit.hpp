@@ -40,6 +40,9 @@ struct Kit {
   std::string sanitizer;
   // cuobjdump, to list a submission's kernels for the hosted memcheck run; empty: not known.
   std::string cuobjdump;
+  // An emulation build's kit of the same lab (a GPU kit's, from LABS_EMULATION_KIT_ROOT), for the
+  // batch's emulated pass (batch/emulated_pass.hpp); empty: no pass unless --emulated-pass.
+  std::filesystem::path emulation_kit;
   contract::LabSpec spec;
 };
 

@@ -78,6 +78,10 @@ struct Policy {
   // shares its buffers with the student's launcher through it; made here, because
   // RLIMIT_FSIZE (max_output_bytes) would stop the program from sizing one itself.
   std::uint64_t shared_memory_bytes = 0;
+  // When above 0: the program and everything it starts run at this niceness (setpriority; 19 is
+  // the lowest priority), e.g. the batch's CPU-only emulated pass, which must not slow the runs
+  // that are timed. Raising it needs no privilege.
+  int nice = 0;
   // The environment is cleared; PATH (CUDA's bin first), HOME (the workdir), LANG=C.UTF-8 and
   // TMPDIR are set, then these (which may replace them).
   std::vector<std::pair<std::string, std::string>> env;

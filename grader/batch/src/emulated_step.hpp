@@ -1,0 +1,42 @@
+// The emulated pass in a batch (batch/emulated_pass.hpp): started right after a submission's
+// correctness run, it runs beside the submission's GPU queue (the sanitizer pass, the speed run)
+// in one of the batch's emulated slots, never holding a GPU's; the submission's outcome waits for
+// it. The reference solution's pass is the emulation kit's test: a finding or an unfinished pass
+// there means the kit cannot be trusted, and no student is charged with the pass's findings.
+#pragma once
+
+#include <future>
+#include <string>
+#include <vector>
+
+#include "batch/emulated_pass.hpp"
+#include "batch_state.hpp"
+
+namespace batch {
+
+// "emulated@cpu" in .labgrade/timeline.csv (scripts/batch-timeline.py).
+inline constexpr const char* kEmulatedPhase = "emulated@cpu";
+
+class EmulatedPassInFlight {
+ public:
+  // Starts the pass over the correctness checks of `records` that earned something and those
+  // `pending` (left to the speed run by the hosted memcheck run); nothing when the batch has no
+  // emulated pass, there is no such check, or the batch is interrupted.
+  EmulatedPassInFlight(BatchState& batch, const std::string& slug, const Sources& sources,
+                       const std::vector<contract::CheckRecord>& records,
+                       const std::vector<std::string>& pending);
+  ~EmulatedPassInFlight();
+  EmulatedPassInFlight(const EmulatedPassInFlight&) = delete;
+  EmulatedPassInFlight& operator=(const EmulatedPassInFlight&) = delete;
+
+  // Waits for the pass and applies its findings to `records` and its problems to `problems`.
+  // The reference's pass is kept for the others to check against, not waited for.
+  void finish(std::vector<contract::CheckRecord>& records, std::vector<std::string>& problems);
+
+ private:
+  BatchState& batch_;
+  std::string slug_;
+  std::shared_future<EmulatedOutcome> running_;
+};
+
+}  // namespace batch
