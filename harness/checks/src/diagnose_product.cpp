@@ -54,47 +54,49 @@ double inner_product(const ProductInputs& p, Term term) {
   return sum;
 }
 
-// An operand read transposed, or loaded from the other matrix: Mᵀ·N, M·Nᵀ, M·M, N·N.
+// An operand read transposed, or loaded from the other matrix: Mᵀ·N, M·Nᵀ, M·M, N·N. Each is the
+// inner product with term l read another way; the words name the operands ({0} the first, {1}
+// the second).
+struct OperandReading {
+  const char* mistake;
+  const char* words;
+  bool (*applies)(const ProductInputs& p);
+  double (*term)(const ProductInputs& p, long long r, long long c, long long l);
+};
+
+constexpr OperandReading kOperandReadings[] = {
+    {"swapped_index",
+     "the result is {0}ᵀ·{1}: {0} is read transposed (its row and column swapped in the load)",
+     [](const ProductInputs& p) { return p.m == p.k; },
+     [](const ProductInputs& p, long long r, long long c, long long l) {
+       return a_at(p, l, r) * b_at(p, l, c);
+     }},
+    {"swapped_index",
+     "the result is {0}·{1}ᵀ: {1} is read transposed (its row and column swapped in the load)",
+     [](const ProductInputs& p) { return p.k == p.n; },
+     [](const ProductInputs& p, long long r, long long c, long long l) {
+       return a_at(p, r, l) * b_at(p, c, l);
+     }},
+    // One matrix in both places: only square products have M·M and N·N.
+    {"wrong_operand", "the result is {0}·{0}: the second operand is loaded from {0}, not from {1}",
+     [](const ProductInputs& p) { return p.m == p.k && p.k == p.n; },
+     [](const ProductInputs& p, long long r, long long c, long long l) {
+       return a_at(p, r, l) * a_at(p, l, c);
+     }},
+    {"wrong_operand", "the result is {1}·{1}: the first operand is loaded from {1}, not from {0}",
+     [](const ProductInputs& p) { return p.m == p.k && p.k == p.n; },
+     [](const ProductInputs& p, long long r, long long c, long long l) {
+       return b_at(p, r, l) * b_at(p, l, c);
+     }},
+};
+
 void operand_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
-  const std::string& f = p.first;
-  const std::string& s = p.second;
-  if (p.m == p.k) {
-    out.push_back({"swapped_index",
-                   fmt::format("the result is {0}ᵀ·{1}: {0} is read transposed (its row and column "
-                               "swapped in the load)",
-                               f, s),
-                   [&p](long long r, long long c) -> std::optional<double> {
-                     return inner_product(
-                         p, [&](long long l) { return a_at(p, l, r) * b_at(p, l, c); });
-                   }});
-  }
-  if (p.k == p.n) {
-    out.push_back({"swapped_index",
-                   fmt::format("the result is {0}·{1}ᵀ: {1} is read transposed (its row and column "
-                               "swapped in the load)",
-                               f, s),
-                   [&p](long long r, long long c) -> std::optional<double> {
-                     return inner_product(
-                         p, [&](long long l) { return a_at(p, r, l) * b_at(p, c, l); });
-                   }});
-  }
-  // One matrix in both places: only square products have M·M and N·N.
-  if (p.m == p.k && p.k == p.n) {
-    out.push_back({"wrong_operand",
-                   fmt::format("the result is {0}·{0}: the second operand is loaded from {0}, "
-                               "not from {1}",
-                               f, s),
-                   [&p](long long r, long long c) -> std::optional<double> {
-                     return inner_product(
-                         p, [&](long long l) { return a_at(p, r, l) * a_at(p, l, c); });
-                   }});
-    out.push_back({"wrong_operand",
-                   fmt::format("the result is {1}·{1}: the first operand is loaded from {1}, "
-                               "not from {0}",
-                               f, s),
-                   [&p](long long r, long long c) -> std::optional<double> {
-                     return inner_product(
-                         p, [&](long long l) { return b_at(p, r, l) * b_at(p, l, c); });
+  for (const OperandReading& reading : kOperandReadings) {
+    if (!reading.applies(p)) continue;
+    const auto term = reading.term;
+    out.push_back({reading.mistake, fmt::format(fmt::runtime(reading.words), p.first, p.second),
+                   [&p, term](long long r, long long c) -> std::optional<double> {
+                     return inner_product(p, [&](long long l) { return term(p, r, c, l); });
                    }});
   }
 }
