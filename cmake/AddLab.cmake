@@ -1,7 +1,8 @@
 # add_lab(<folder>): the one call that turns labs/<folder>/ into a lab.
 #
 # The folder holds README.md (handout), kernel.cu (starter), labN.h (contract), spec.json (points,
-# sizes, thresholds) and tests/*.cu (the checks, one LAB_CHECK per spec entry). add_lab makes
+# sizes, thresholds) and tests/*.cu or tests/*.cpp (the checks, one LAB_CHECK per spec entry).
+# add_lab makes
 #   - target labN (EXCLUDE_FROM_ALL: `make labN` builds just that lab) from the kernel, the tests
 #     and the harness; the kernel comes from solutions/<folder>/ when LABS_USE_SOLUTIONS is ON;
 #   - labN.run (`labgrade run`: every check in one run of the lab program) and one ctest test per
@@ -124,7 +125,9 @@ function(add_lab folder)
     endif()
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}")
-  file(GLOB test_sources CONFIGURE_DEPENDS "${lab_dir}/tests/*.cu")
+  # tests/*.cu, or tests/*.cpp for checks without kernels of their own: nvcc is much slower on
+  # host code than the host compiler, and a student's first `make labN` compiles them.
+  file(GLOB test_sources CONFIGURE_DEPENDS "${lab_dir}/tests/*.cu" "${lab_dir}/tests/*.cpp")
 
   # The checks are compiled once and linked with each kernel: the student's (or the solution),
   # and in self-test builds the starter and the known-wrong kernels.

@@ -171,6 +171,24 @@ void phase_count_hypotheses(const ProductInputs& p, int t, std::vector<Hypothesi
   }
 }
 
+// One operand's first tile loaded in every phase (ph missing from its load's index) while the
+// other's tiles move on: term l reads the held operand at l % t.
+Hypothesis first_tile_held(const ProductInputs& p, int t, bool first_held) {
+  const std::string& held = first_held ? p.first : p.second;
+  const std::string& moving = first_held ? p.second : p.first;
+  return {"phase_repeated",
+          fmt::format("the result is what loading {0}'s first tile in every phase gives: {1}'s "
+                      "tiles move on with the phase, {0}'s do not (ph is missing from the index "
+                      "of {0}'s load; tiles of {2})",
+                      held, moving, t),
+          [&p, t, first_held](long long r, long long c) -> std::optional<double> {
+            return inner_product(p, [&](long long l) {
+              return first_held ? a_at(p, r, l % t) * b_at(p, l, c)
+                                : a_at(p, r, l) * b_at(p, l % t, c);
+            });
+          }};
+}
+
 // The phase missing from the loads' indices: every phase loads the first tiles again (of both
 // operands, or of one while the other's move on). For k > t.
 void phase_repeated_hypotheses(const ProductInputs& p, int t, long long phases,
@@ -185,26 +203,8 @@ void phase_repeated_hypotheses(const ProductInputs& p, int t, long long phases,
                  [&p, t, phases](long long r, long long c) -> std::optional<double> {
                    return static_cast<double>(phases) * partial(p, r, c, 0, t);
                  }});
-  out.push_back({"phase_repeated",
-                 fmt::format("the result is what loading {0}'s first tile in every phase gives: "
-                             "{1}'s tiles move on with the phase, {0}'s do not (ph is missing "
-                             "from the index of {0}'s load; tiles of {2})",
-                             f, s, t),
-                 [&p, t](long long r, long long c) -> std::optional<double> {
-                   double sum = 0;
-                   for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l % t) * b_at(p, l, c);
-                   return sum;
-                 }});
-  out.push_back({"phase_repeated",
-                 fmt::format("the result is what loading {1}'s first tile in every phase gives: "
-                             "{0}'s tiles move on with the phase, {1}'s do not (ph is missing "
-                             "from the index of {1}'s load; tiles of {2})",
-                             f, s, t),
-                 [&p, t](long long r, long long c) -> std::optional<double> {
-                   double sum = 0;
-                   for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l) * b_at(p, l % t, c);
-                   return sum;
-                 }});
+  out.push_back(first_tile_held(p, t, true));
+  out.push_back(first_tile_held(p, t, false));
 }
 
 // What each tiling mistake computes with tiles of t (each phase: t terms of every inner product).
@@ -245,11 +245,9 @@ void truncation_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out)
                    "the result is what float → int truncation gives: the product of the inputs "
                    "truncated to int (int tiles, or an int copy of each element)",
                    [&p](long long r, long long c) -> std::optional<double> {
-                     double sum = 0;
-                     for (long long l = 0; l < p.k; ++l) {
-                       sum += std::trunc(a_at(p, r, l)) * std::trunc(b_at(p, l, c));
-                     }
-                     return sum;
+                     return inner_product(p, [&](long long l) {
+                       return std::trunc(a_at(p, r, l)) * std::trunc(b_at(p, l, c));
+                     });
                    }});
     out.push_back({"integer_truncation",
                    "the result is what float → int truncation gives: an int sum, truncated each "
