@@ -1,7 +1,8 @@
 # add_lab(<folder>): the one call that turns labs/<folder>/ into a lab.
 #
 # The folder holds README.md (handout), kernel.cu (starter), labN.h (contract), spec.json (points,
-# sizes, thresholds) and tests/*.cu (the checks, one LAB_CHECK per spec entry). add_lab makes
+# sizes, thresholds) and tests/*.cu or tests/*.cpp (the checks, one LAB_CHECK per spec entry).
+# add_lab makes
 #   - target labN (EXCLUDE_FROM_ALL: `make labN` builds just that lab) from the kernel, the tests
 #     and the harness; the kernel comes from solutions/<folder>/ when LABS_USE_SOLUTIONS is ON;
 #   - labN.run (`labgrade run`: every check in one run of the lab program) and one ctest test per
@@ -125,12 +126,14 @@ function(add_lab folder)
     endif()
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}")
-  file(GLOB test_sources CONFIGURE_DEPENDS "${lab_dir}/tests/*.cu")
+  # tests/*.cu, or tests/*.cpp for checks without kernels of their own: nvcc is much slower on
+  # host code than the host compiler, and a student's first `make labN` compiles them.
+  file(GLOB test_sources CONFIGURE_DEPENDS "${lab_dir}/tests/*.cu" "${lab_dir}/tests/*.cpp")
 
   # The checks are compiled once and linked with each kernel: the student's (or the solution),
   # and in self-test builds the starter and the known-wrong kernels.
   labs_device_sources(check_sources ${lab}_checks ${test_sources}
-                      "${PROJECT_SOURCE_DIR}/harness/checks/src/lab_main.cu")
+                      "${PROJECT_SOURCE_DIR}/harness/checks/src/lab_main.cpp")
   # The student's code is never linked into the lab program: the contract functions are proxies
   # to the student's launcher process (harness/student_call.hpp).
   labs_generate_contract(${lab} "${lab_dir}" contract_proxies contract_entries)
@@ -248,7 +251,10 @@ function(_labs_add_sanitizer_tests lab ids kinds results)
   endforeach()
 endfunction()
 
-# Tests of the checks themselves: the starter must fail every correctness check, and each
+# Tests of the checks themselves (LABS_BUILD_SELF_TESTS=ON, an instructor's build; a student's
+# build has none of them, so a student's `make labN` stays the lab alone). They belong to their
+# lab: label labN (and known_wrong), and `make labN` builds their kernels, so that `ctest -L labN`
+# runs what `make labN` built. The starter must fail every correctness check, and each
 # known-wrong kernel in tests/wrong/ must fail the checks its "// must-fail: Suite.Name Suite.Other"
 # lines name (one or more lines), where sanitizer.memcheck or sanitizer.racecheck means
 # compute-sanitizer must report errors (a race does not always show in the results, the sanitizer
@@ -344,8 +350,8 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     endif()
     set(target ${lab}_${name})
     labs_device_sources(variant_sources ${target} "${file}")
-    # Not in `all`: built by all_known_wrong (CI without a GPU only needs them for the emulation).
-    # The variant is a launcher; the lab program is the lab's own.
+    # Not in `all`: built by `make labN` and all_known_wrong (CI without a GPU only needs them for
+    # the emulation). The variant is a launcher; the lab program is the lab's own.
     _labs_add_launcher(${target} ${lab} "${lab_dir}" ${variant_sources})
     if(build_must_fail)
       # Built by its test alone, with nothing of the lab program, which other tests may be running.
@@ -354,17 +360,19 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
                        "${CMAKE_BINARY_DIR}" ${target} "$<TARGET_FILE:${lab}_launcher_main>"
                        ${build_output})
       set_tests_properties(${lab}.must_fail.${name} PROPERTIES
-        LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
+        LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
       continue()
     endif()
-    add_dependencies(${target} ${lab})
+    # `make labN` builds it (its tests are labN's); the test runs it with the lab program.
+    add_dependencies(${lab} ${target})
     set(program "$<TARGET_FILE:${lab}>")
     set(launcher_env "LAB_LAUNCHER=$<TARGET_FILE:${target}>")
-    # `make all_known_wrong`: every starter and known-wrong kernel, without the rest of `all`.
+    # `make all_known_wrong`: every starter and known-wrong kernel and their lab programs,
+    # without the rest of `all`.
     if(NOT TARGET all_known_wrong)
       add_custom_target(all_known_wrong)
     endif()
-    add_dependencies(all_known_wrong ${target})
+    add_dependencies(all_known_wrong ${lab})
     if(NOT name STREQUAL "starter")
       set(correctness_filter "")
       foreach(id kind IN ZIP_LISTS ids kinds)
@@ -379,7 +387,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
                  COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
                          "${CMAKE_BINARY_DIR}/results/must_fail/${target}-race" ${correctness_checks})
         set_tests_properties(${lab}.must_fail.${name}.emulated_race PROPERTIES
-          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
+          LABELS "${lab};known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
           ENVIRONMENT "${launcher_env}")
         # And the emulator's race check (emulation/src/shared_race_check.hpp) must report it, as
         # racecheck does on a GPU: a correctness check fails with its words, whatever the values.
@@ -401,7 +409,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
                          "${CMAKE_BINARY_DIR}/results/must_fail/${target}-memcheck"
                          ${correctness_checks})
         set_tests_properties(${lab}.must_fail.${name}.emulated_memcheck PROPERTIES
-          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
+          LABELS "${lab};known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
           ENVIRONMENT
             "${launcher_env};EXPECT_REASON=the CPU emulation found an access outside the memory")
       endif()
@@ -413,7 +421,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
                            "${CMAKE_BINARY_DIR}/results/must_fail/${target}-${tool}"
                            "${correctness_filter}" expect-errors)
           set_tests_properties(${lab}.must_fail.${name}.${tool} PROPERTIES
-            LABELS "known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900
+            LABELS "${lab};known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900
             ENVIRONMENT "${launcher_env}")
           labs_gpu_test(${lab}.must_fail.${name}.${tool})
         endif()
@@ -426,7 +434,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
              COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "${program}"
                      "${CMAKE_BINARY_DIR}/results/must_fail/${target}" ${must_fail})
     set_tests_properties(${lab}.must_fail.${name} PROPERTIES
-      LABELS "known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
+      LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
     labs_gpu_test(${lab}.must_fail.${name})
     set(environment ${launcher_env})
     if(expected_diagnosis)

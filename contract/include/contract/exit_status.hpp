@@ -1,4 +1,4 @@
-// The exit statuses of a lab program (harness/checks/src/lab_main.cu), which labgrade reads
+// The exit statuses of a lab program (harness/checks/src/lab_main.cpp), which labgrade reads
 // (grader/batch/src/run_step.cpp: `labgrade run` for ctest and `labgrade batch` alike). ctest
 // shows 77 as "skipped" (SKIP_RETURN_CODE 77 in cmake/AddLab.cmake, which cannot include this).
 //

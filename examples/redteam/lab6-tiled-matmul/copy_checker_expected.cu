@@ -4,8 +4,8 @@
 // redteam: copy the checker's own expected product, found by guessing its fake address
 //
 // The large and speed checks compute the expected product with cuBLAS *before* calling the
-// student, in a DeviceBuffer ("expected C") made right after C (matmul.cu check_on_device: A, B,
-// C, A as given, B as given, expected C; matmul_checks.cu check_matmul_speed: A, B, C, expected
+// student, in a DeviceBuffer ("expected C") made right after C (matmul.cpp check_on_device: A, B,
+// C, A as given, B as given, expected C; matmul_checks.cpp check_matmul_speed: A, B, C, expected
 // C, reference C). Every DeviceBuffer gets the next fake region (launcher/protocol.hpp), so the
 // answer is probably region_of(P) + 1, + 2 or + 3. Each call tries one of them, in turn: a
 // kernel takes the guessed pointer, checks it against four dot products of M and N (four

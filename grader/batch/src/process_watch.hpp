@@ -16,7 +16,7 @@
 
 #include "batch/run_step.hpp"
 #include "contract/record.hpp"
-#include "sandbox/sandbox.hpp"
+#include "sandbox/core.hpp"
 
 namespace batch {
 

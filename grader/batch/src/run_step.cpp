@@ -135,7 +135,7 @@ class CheckRunner {
         std::lock_guard lock(observed.mutex);
         observed.last_news = Clock::now();
       }
-      result = sandbox::run(policy, argv, channel);
+      result = request_.run_program(policy, argv, channel);
     };
     if (std::exchange(alone_next_, false)) {
       request_.run_alone(start_program);

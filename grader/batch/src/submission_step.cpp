@@ -14,6 +14,7 @@
 #include "batch/run_step.hpp"
 #include "batch/sanitize_step.hpp"
 #include "emulated_step.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace batch {
 namespace {
@@ -72,6 +73,7 @@ RunRequest run_request(const BatchState& batch, const fs::path& scratch) {
   request.gpu_expected = batch.gpu_expected;
   request.policy = policy;
   request.policy.gpu = true;
+  request.run_program = sandbox::run;
   if (batch.kit.backend == "emulation") {
     // The lab program shares the call's buffers with the launcher through it (sparse: it costs
     // what the buffers do); as large as the launcher's arena (launcher/protocol.hpp).

@@ -14,6 +14,7 @@
 
 #include "batch/kit.hpp"
 #include "batch/verify.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace batch {
 namespace {
@@ -41,6 +42,7 @@ RunRequest fake_request(const Kit& kit, const std::string& scenario) {
   request.command = {FAKE_LAB_PATH, "--spec", kit.spec_path.string()};
   request.checks = {"Lab.First", "Lab.Second", "Lab.Third"};
   request.policy.isolate = false;
+  request.run_program = sandbox::run;  // resource limits, as in a batch without isolation
   request.policy.workdir = ".";
   request.policy.env.emplace_back("FAKE_SCENARIO", scenario);
   return request;
@@ -346,6 +348,7 @@ TEST(RunChecks, TheProgramsOutputIsShownAsItComes) {
   request.command = {FAKE_LAB_PATH};
   request.checks = {"Lab.First"};
   request.policy.isolate = false;
+  request.run_program = sandbox::run;  // resource limits, as in a batch without isolation
   request.policy.env.emplace_back("FAKE_SCENARIO", "prints_passed");
   std::string shown;
   request.on_output = [&](std::string_view piece) { shown += piece; };
@@ -360,6 +363,7 @@ TEST(RunChecks, AProgramThatCannotStartIsAnError) {
   request.command = {"/nonexistent/lab0"};
   request.checks = {"Lab.First"};
   request.policy.isolate = false;
+  request.run_program = sandbox::run;  // resource limits, as in a batch without isolation
   request.policy.workdir = ".";
   const auto outcome = run_checks(kit.spec, request);
   ASSERT_EQ(outcome.records.size(), 1u);

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "class_charts.hpp"
+#include "class_page.hpp"
 #include "exports/stats.hpp"
 #include "exports/text.hpp"
-#include "gradebook_css.hpp"
 #include "reports/html.hpp"
 
 namespace exports {
@@ -14,7 +14,7 @@ namespace {
 using reports::html_escape;
 
 // Escaped one-line text (names, statuses) and escaped multi-line text (messages).
-std::string line(std::string_view text) { return html_escape(text::clean(text, false)); }
+std::string line(std::string_view text) { return detail::html_line(text); }
 std::string block(std::string_view text, std::size_t max_bytes) {
   return html_escape(text::truncate(text::clean(text), max_bytes));
 }
@@ -228,15 +228,7 @@ std::string gradebook_html(const contract::LabSpec& spec,
   std::size_t problems = 0;
   for (const auto& o : outcomes) problems += has_problems(o) ? 1 : 0;
 
-  std::string page =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
-      "'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n"
-      "<meta name=\"referrer\" content=\"no-referrer\">\n"
-      "<meta name=\"color-scheme\" content=\"light\">\n";
-  page += fmt::format("<title>Gradebook: {} {}</title>\n<style>\n{}</style>\n</head>\n<body>\n",
-                      line(spec.lab), line(spec.title), detail::gradebook_css());
+  std::string page = detail::class_page_head(fmt::format("Gradebook: {} {}", spec.lab, spec.title));
   page += "<header class=\"page-header\">\n" +
           render_header(spec, summary, problems, generated_at, graded_under_emulation(outcomes)) +
           "</header>\n<main>\n";
@@ -253,10 +245,8 @@ std::string gradebook_html(const contract::LabSpec& spec,
       "id=\"problems-heading\">Problems</h2>\n";
   page += problems == 0 ? "<p class=\"muted\">None: every submission was graded.</p>\n"
                         : render_problems(outcomes);
-  page += fmt::format(
-      "</section>\n</main>\n<footer><p>Generated {} by labgrade. Scores come from the lab's spec; "
-      "this page runs no scripts and loads nothing.</p></footer>\n</body>\n</html>\n",
-      line(generated_at));
+  page +=
+      "</section>\n" + detail::class_page_foot(generated_at, "Scores come from the lab's spec.");
   return page;
 }
 

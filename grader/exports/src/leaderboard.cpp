@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "class_page.hpp"
 #include "exports/text.hpp"
-#include "gradebook_css.hpp"
 #include "reports/html.hpp"
 
 namespace exports {
@@ -14,7 +14,7 @@ namespace {
 
 using reports::html_escape;
 
-std::string line(std::string_view text) { return html_escape(text::clean(text, false)); }
+std::string line(std::string_view text) { return detail::html_line(text); }
 
 // The reference's name as the records give it ("cuBLAS SGEMM (FP32)"), from the first measured
 // record of the class; a neutral word when nobody was measured.
@@ -137,13 +137,7 @@ std::string leaderboard_html(const contract::LabSpec& spec,
   }
 
   std::string page =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
-      "'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n"
-      "<meta name=\"referrer\" content=\"no-referrer\">\n";
-  page += fmt::format("<title>Leaderboard: {} {}</title>\n<style>\n{}</style>\n</head>\n<body>\n",
-                      line(spec.lab), line(spec.title), detail::gradebook_css());
+      detail::class_page_head(fmt::format("Leaderboard: {} {}", spec.lab, spec.title));
   page += fmt::format(
       "<header class=\"page-header\">\n"
       R"(<p class="eyebrow">Class leaderboard &#183; <span class="lab-id">{}</span></p>)"
@@ -156,10 +150,7 @@ std::string leaderboard_html(const contract::LabSpec& spec,
       "<div class=\"table-wrap\">\n<table class=\"students\">\n<caption>{} students, best share "
       "first</caption>\n<thead><tr>{}</tr></thead>\n<tbody>\n{}</tbody>\n</table>\n</div>\n",
       rows.size(), head, body);
-  page += fmt::format(
-      "</main>\n<footer class=\"page-footer\"><p class=\"muted\">Generated {}; this page runs no "
-      "scripts and loads nothing.</p></footer>\n</body>\n</html>\n",
-      line(generated_at));
+  page += detail::class_page_foot(generated_at, "");
   return page;
 }
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "sandbox/sandbox.hpp"
+#include "sandbox/core.hpp"
 
 namespace sandbox {
 namespace {

@@ -18,7 +18,4 @@ Located locate_bwrap();
 // setpriv (util-linux), from a system folder, which the sandbox also shows.
 Located locate_setpriv();
 
-// The first executable regular file `name` in the ':'-separated folders; empty if none.
-std::string find_in_path(std::string_view name, std::string_view folders);
-
 }  // namespace sandbox

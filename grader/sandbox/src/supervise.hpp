@@ -9,15 +9,15 @@
 #include <functional>
 #include <string>
 
-#include "sandbox/sandbox.hpp"
+#include "sandbox/core.hpp"
 #include "unique_fd.hpp"
 
 namespace sandbox {
 
 struct Streams {
-  UniqueFd output;      // the child's stdout and stderr
-  UniqueFd lines;       // the child's fd 4, when Channel::on_line is set
-  UniqueFd input;       // a socket to the child's fd 3, when Channel::input is not empty
+  UniqueFd output;        // the child's stdout and stderr
+  UniqueFd lines;         // the child's fd 4, when Channel::on_line is set
+  UniqueFd input;         // a socket to the child's fd 3, when Channel::input is not empty
   UniqueFd bwrap_status;  // bubblewrap's --json-status-fd
 };
 

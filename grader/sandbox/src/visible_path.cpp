@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "sandbox/sandbox.hpp"
+#include "sandbox/core.hpp"
 
 namespace sandbox {
 namespace {

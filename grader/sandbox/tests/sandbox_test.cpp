@@ -292,7 +292,7 @@ TEST(StudentMachine, TheProgramGetsTheCallersEnvironmentWithThePolicysOnTop) {
   auto p = student_machine();
   p.env.emplace_back("LABGRADE_TEST_REPLACED", "new");
   const auto result =
-      run(p, {"sh", "-c", "echo \"$LABGRADE_TEST_INHERITED $LABGRADE_TEST_REPLACED\""});
+      run_unisolated(p, {"sh", "-c", "echo \"$LABGRADE_TEST_INHERITED $LABGRADE_TEST_REPLACED\""});
   ::unsetenv("LABGRADE_TEST_INHERITED");
   ::unsetenv("LABGRADE_TEST_REPLACED");
   EXPECT_EQ(result.exit_code, 0) << result.output;
@@ -310,7 +310,7 @@ std::string limit_line(const std::string& limits, const std::string& what) {
 TEST(StudentMachine, NoLimitsButTime) {
   std::ifstream own_file("/proc/self/limits");
   const std::string own{std::istreambuf_iterator<char>(own_file), std::istreambuf_iterator<char>()};
-  const auto result = run(student_machine(), {"cat", "/proc/self/limits"});
+  const auto result = run_unisolated(student_machine(), {"cat", "/proc/self/limits"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   for (const auto* what : {"Max processes", "Max file size"}) {
     EXPECT_FALSE(limit_line(own, what).empty());
@@ -320,7 +320,7 @@ TEST(StudentMachine, NoLimitsButTime) {
 
   auto p = student_machine();
   p.time_limit_s = 0.5;
-  EXPECT_TRUE(run(p, {"sleep", "30"}).timed_out);
+  EXPECT_TRUE(run_unisolated(p, {"sleep", "30"}).timed_out);
 }
 
 TEST(StudentMachine, OutputIsShownAsItComesAndAlsoKept) {
@@ -329,7 +329,8 @@ TEST(StudentMachine, OutputIsShownAsItComesAndAlsoKept) {
   std::string shown;
   Channel channel;
   channel.on_output = [&](std::string_view piece) { shown += piece; };
-  const auto result = run(p, {"sh", "-c", "echo first; sleep 0.1; echo second >&2"}, channel);
+  const auto result =
+      run_unisolated(p, {"sh", "-c", "echo first; sleep 0.1; echo second >&2"}, channel);
   EXPECT_EQ(shown, "first\nsecond\n");
   EXPECT_EQ(result.output, "firs");  // what is kept stays capped
   EXPECT_TRUE(result.output_truncated);
@@ -355,7 +356,7 @@ TEST(StudentMachine, MoreInputComesLaterAndTheWaitIsNotCounted) {
       return "go\n";
     };
     if (uncounted) channel.uncounted_seconds = waited;
-    return run(p, {"sh", "-c", "read a <&3; read b <&3; echo \"$a $b\""}, channel);
+    return run_unisolated(p, {"sh", "-c", "read a <&3; read b <&3; echo \"$a $b\""}, channel);
   };
   const auto result = run_waiting(true);
   EXPECT_FALSE(result.timed_out) << describe(result);
@@ -372,6 +373,30 @@ TEST(StudentMachine, TheCallersEnvironmentNeverEntersAnIsolatedSandbox) {
   EXPECT_TRUE(result.failed_to_start);
   EXPECT_NE(result.output.find("only for programs run without isolation"), std::string::npos)
       << result.output;
+}
+
+// labcheck links only the sandbox's core: a policy that asks for containment is refused there,
+// never run uncontained; one that asks for none runs as sandbox::run runs it.
+TEST(StudentMachine, TheCoreRunsOnlyWhatContainsNothing) {
+  for (const bool isolate : {true, false}) {
+    auto p = student_machine();
+    p.inherit_environment = false;
+    p.isolate = isolate;
+    p.resource_limits = !isolate;
+    const auto refused = run_unisolated(p, {"true"});
+    EXPECT_TRUE(refused.failed_to_start);
+    EXPECT_NE(refused.output.find("only labgrade's sandbox gives"), std::string::npos)
+        << refused.output;
+  }
+  const std::vector<std::string> argv = {"sh", "-c", "echo \"$LABS_X\"; exit 4"};
+  auto p = student_machine();
+  p.env.emplace_back("LABS_X", "same");
+  const auto core = run_unisolated(p, argv);
+  const auto full = run(p, argv);
+  EXPECT_EQ(describe(core), "exit code 4");
+  EXPECT_EQ(describe(core), describe(full));
+  EXPECT_EQ(core.output, "same\n");
+  EXPECT_EQ(core.output, full.output);
 }
 
 TEST_F(SandboxTest, ABadPolicyIsRefusedWithAReasonNotACrash) {

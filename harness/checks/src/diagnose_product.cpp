@@ -54,47 +54,49 @@ double inner_product(const ProductInputs& p, Term term) {
   return sum;
 }
 
-// An operand read transposed, or loaded from the other matrix: Mᵀ·N, M·Nᵀ, M·M, N·N.
+// An operand read transposed, or loaded from the other matrix: Mᵀ·N, M·Nᵀ, M·M, N·N. Each is the
+// inner product with term l read another way; the words name the operands ({0} the first, {1}
+// the second).
+struct OperandReading {
+  const char* mistake;
+  const char* words;
+  bool (*applies)(const ProductInputs& p);
+  double (*term)(const ProductInputs& p, long long r, long long c, long long l);
+};
+
+constexpr OperandReading kOperandReadings[] = {
+    {"swapped_index",
+     "the result is {0}ᵀ·{1}: {0} is read transposed (its row and column swapped in the load)",
+     [](const ProductInputs& p) { return p.m == p.k; },
+     [](const ProductInputs& p, long long r, long long c, long long l) {
+       return a_at(p, l, r) * b_at(p, l, c);
+     }},
+    {"swapped_index",
+     "the result is {0}·{1}ᵀ: {1} is read transposed (its row and column swapped in the load)",
+     [](const ProductInputs& p) { return p.k == p.n; },
+     [](const ProductInputs& p, long long r, long long c, long long l) {
+       return a_at(p, r, l) * b_at(p, c, l);
+     }},
+    // One matrix in both places: only square products have M·M and N·N.
+    {"wrong_operand", "the result is {0}·{0}: the second operand is loaded from {0}, not from {1}",
+     [](const ProductInputs& p) { return p.m == p.k && p.k == p.n; },
+     [](const ProductInputs& p, long long r, long long c, long long l) {
+       return a_at(p, r, l) * a_at(p, l, c);
+     }},
+    {"wrong_operand", "the result is {1}·{1}: the first operand is loaded from {1}, not from {0}",
+     [](const ProductInputs& p) { return p.m == p.k && p.k == p.n; },
+     [](const ProductInputs& p, long long r, long long c, long long l) {
+       return b_at(p, r, l) * b_at(p, l, c);
+     }},
+};
+
 void operand_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
-  const std::string& f = p.first;
-  const std::string& s = p.second;
-  if (p.m == p.k) {
-    out.push_back({"swapped_index",
-                   fmt::format("the result is {0}ᵀ·{1}: {0} is read transposed (its row and column "
-                               "swapped in the load)",
-                               f, s),
-                   [&p](long long r, long long c) -> std::optional<double> {
-                     return inner_product(
-                         p, [&](long long l) { return a_at(p, l, r) * b_at(p, l, c); });
-                   }});
-  }
-  if (p.k == p.n) {
-    out.push_back({"swapped_index",
-                   fmt::format("the result is {0}·{1}ᵀ: {1} is read transposed (its row and column "
-                               "swapped in the load)",
-                               f, s),
-                   [&p](long long r, long long c) -> std::optional<double> {
-                     return inner_product(
-                         p, [&](long long l) { return a_at(p, r, l) * b_at(p, c, l); });
-                   }});
-  }
-  // One matrix in both places: only square products have M·M and N·N.
-  if (p.m == p.k && p.k == p.n) {
-    out.push_back({"wrong_operand",
-                   fmt::format("the result is {0}·{0}: the second operand is loaded from {0}, "
-                               "not from {1}",
-                               f, s),
-                   [&p](long long r, long long c) -> std::optional<double> {
-                     return inner_product(
-                         p, [&](long long l) { return a_at(p, r, l) * a_at(p, l, c); });
-                   }});
-    out.push_back({"wrong_operand",
-                   fmt::format("the result is {1}·{1}: the first operand is loaded from {1}, "
-                               "not from {0}",
-                               f, s),
-                   [&p](long long r, long long c) -> std::optional<double> {
-                     return inner_product(
-                         p, [&](long long l) { return b_at(p, r, l) * b_at(p, l, c); });
+  for (const OperandReading& reading : kOperandReadings) {
+    if (!reading.applies(p)) continue;
+    const auto term = reading.term;
+    out.push_back({reading.mistake, fmt::format(fmt::runtime(reading.words), p.first, p.second),
+                   [&p, term](long long r, long long c) -> std::optional<double> {
+                     return inner_product(p, [&](long long l) { return term(p, r, c, l); });
                    }});
   }
 }
@@ -169,6 +171,24 @@ void phase_count_hypotheses(const ProductInputs& p, int t, std::vector<Hypothesi
   }
 }
 
+// One operand's first tile loaded in every phase (ph missing from its load's index) while the
+// other's tiles move on: term l reads the held operand at l % t.
+Hypothesis first_tile_held(const ProductInputs& p, int t, bool first_held) {
+  const std::string& held = first_held ? p.first : p.second;
+  const std::string& moving = first_held ? p.second : p.first;
+  return {"phase_repeated",
+          fmt::format("the result is what loading {0}'s first tile in every phase gives: {1}'s "
+                      "tiles move on with the phase, {0}'s do not (ph is missing from the index "
+                      "of {0}'s load; tiles of {2})",
+                      held, moving, t),
+          [&p, t, first_held](long long r, long long c) -> std::optional<double> {
+            return inner_product(p, [&](long long l) {
+              return first_held ? a_at(p, r, l % t) * b_at(p, l, c)
+                                : a_at(p, r, l) * b_at(p, l % t, c);
+            });
+          }};
+}
+
 // The phase missing from the loads' indices: every phase loads the first tiles again (of both
 // operands, or of one while the other's move on). For k > t.
 void phase_repeated_hypotheses(const ProductInputs& p, int t, long long phases,
@@ -183,26 +203,8 @@ void phase_repeated_hypotheses(const ProductInputs& p, int t, long long phases,
                  [&p, t, phases](long long r, long long c) -> std::optional<double> {
                    return static_cast<double>(phases) * partial(p, r, c, 0, t);
                  }});
-  out.push_back({"phase_repeated",
-                 fmt::format("the result is what loading {0}'s first tile in every phase gives: "
-                             "{1}'s tiles move on with the phase, {0}'s do not (ph is missing "
-                             "from the index of {0}'s load; tiles of {2})",
-                             f, s, t),
-                 [&p, t](long long r, long long c) -> std::optional<double> {
-                   double sum = 0;
-                   for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l % t) * b_at(p, l, c);
-                   return sum;
-                 }});
-  out.push_back({"phase_repeated",
-                 fmt::format("the result is what loading {1}'s first tile in every phase gives: "
-                             "{0}'s tiles move on with the phase, {1}'s do not (ph is missing "
-                             "from the index of {1}'s load; tiles of {2})",
-                             f, s, t),
-                 [&p, t](long long r, long long c) -> std::optional<double> {
-                   double sum = 0;
-                   for (long long l = 0; l < p.k; ++l) sum += a_at(p, r, l) * b_at(p, l % t, c);
-                   return sum;
-                 }});
+  out.push_back(first_tile_held(p, t, true));
+  out.push_back(first_tile_held(p, t, false));
 }
 
 // What each tiling mistake computes with tiles of t (each phase: t terms of every inner product).
@@ -243,11 +245,9 @@ void truncation_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out)
                    "the result is what float → int truncation gives: the product of the inputs "
                    "truncated to int (int tiles, or an int copy of each element)",
                    [&p](long long r, long long c) -> std::optional<double> {
-                     double sum = 0;
-                     for (long long l = 0; l < p.k; ++l) {
-                       sum += std::trunc(a_at(p, r, l)) * std::trunc(b_at(p, l, c));
-                     }
-                     return sum;
+                     return inner_product(p, [&](long long l) {
+                       return std::trunc(a_at(p, r, l)) * std::trunc(b_at(p, l, c));
+                     });
                    }});
     out.push_back({"integer_truncation",
                    "the result is what float → int truncation gives: an int sum, truncated each "

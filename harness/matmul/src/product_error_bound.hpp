@@ -1,5 +1,5 @@
 // The rounding error bound of a float32 dot product of length k (Higham's gamma_k): the matmul
-// checks' tolerances (matmul.cu, on the host; matmul_large.cu, on the GPU) are multiples of it.
+// checks' tolerances (matmul.cpp, on the host; matmul_large.cpp, on the GPU) are multiples of it.
 #pragma once
 
 namespace harness {

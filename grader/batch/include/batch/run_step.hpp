@@ -18,7 +18,7 @@
 #include "batch/verdict_table.hpp"
 #include "contract/record.hpp"
 #include "contract/spec.hpp"
-#include "sandbox/sandbox.hpp"
+#include "sandbox/core.hpp"
 
 namespace batch {
 
@@ -44,6 +44,10 @@ struct RunRequest {
   // GPU" (exit 77) is not believed, and its checks fail instead of being skipped.
   bool gpu_expected = false;
   sandbox::Policy policy;  // binds, limits; the time limit is set here from the checks
+  // What starts the program under `policy`: run_unisolated (a student's machine: nothing
+  // contained) unless batch grading gives sandbox::run (grader_sandbox: bubblewrap, a cgroup and
+  // a uid per run), which only labgrade links. run_unisolated refuses a policy that contains.
+  sandbox::Runner run_program = sandbox::run_unisolated;
   const std::atomic<bool>* interrupted = nullptr;
   // If set: the program's output as it comes (`labgrade run` shows it to the student live).
   std::function<void(std::string_view)> on_output;

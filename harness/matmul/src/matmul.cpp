@@ -107,6 +107,9 @@ MatmulProblem random_problem(const MatmulShape& shape, Values values, std::uint6
   return p;
 }
 
+// The handout's worked examples, copied as the figures print them: rows of numbers that look
+// alike (a `duplicates` pair by shape) but are data, each checked against its figure; deliberately
+// literal, so that a reader can hold each matrix against the page it comes from.
 std::vector<KnownAnswer> known_answers() {
   std::vector<KnownAnswer> answers;
   // Seed 004, figures 1.5, 1.2 and 1.7: paths of length 1 times paths of length 3 in a graph of
