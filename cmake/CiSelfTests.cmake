@@ -39,6 +39,10 @@ foreach(script slurm/submit.sh slurm/grade-class.sbatch ci/slurm-test.sh ci/two-
   add_test(NAME ci.syntax.${name} COMMAND sh -n "${PROJECT_SOURCE_DIR}/scripts/${script}")
 endforeach()
 if(LABS_PYTHON3)
+  # The size limits of docs/architecture.md ("Sizes"): no production file over 400 lines, no
+  # function over 80.
+  add_test(NAME ci.source_sizes
+           COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/check-sizes.py")
   add_test(NAME ci.compare_gradebooks
            COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/ci/test-compare-gradebooks.py")
 endif()

@@ -1,0 +1,182 @@
+#include "program_runs.hpp"
+
+#include <cstdio>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "batch/gpu_gate.hpp"
+
+namespace batch {
+
+std::vector<std::string> checks_of_kind(const contract::LabSpec& spec, bool speed) {
+  std::vector<std::string> ids;
+  for (const auto& check : spec.checks) {
+    if ((check.kind == "speed") == speed) ids.push_back(check.id);
+  }
+  return ids;
+}
+
+ProgramRuns::ProgramRuns(BatchState& batch, const std::string& slug, RunRequest request,
+                         std::vector<std::string> kernels, GradedOutcome& outcome,
+                         std::vector<std::string>& problems)
+    : batch_(batch),
+      slug_(slug),
+      request_(std::move(request)),
+      kernels_(std::move(kernels)),
+      outcome_(outcome),
+      problems_(problems) {}
+
+void ProgramRuns::run_phase(bool speed, bool with_speed_checks) {
+  request_.checks = speed ? left_for_plain_run_ : std::vector<std::string>{};
+  if (!speed || with_speed_checks) {
+    const auto checks = checks_of_kind(batch_.kit.spec, speed);
+    request_.checks.insert(request_.checks.end(), checks.begin(), checks.end());
+  }
+  if (request_.checks.empty()) return;
+  auto [device, gate] = batch_.gpus->least_busy();
+  request_.gpu = device;
+  const auto phase = fmt::format("{}@{}", speed ? "speed" : "correctness", device);
+  batch_.timeline->mark(slug_, phase, "wait");
+  RunOutcome ran = speed ? run_alone(*gate, phase) : run_shared(*gate, phase, device);
+  for (auto& record : ran.records) outcome_.records.push_back(std::move(record));
+  problems_.insert(problems_.end(), ran.problems.begin(), ran.problems.end());
+}
+
+// The program starts now, while others may still use the GPU, and runs its checks once the GPU
+// is its alone (gpu_gate.hpp, HeadStart); it gives the GPU back when its last check is
+// recorded. The GPU's time alone is spent timing, not starting or exiting.
+//
+// Checks the hosted memcheck run left over (correctness checks too large for memcheck) run
+// first, with the GPU shared as in a correctness run; the program asks for its turn before its
+// first speed check (contract::GraderMessage::turn_at_first_speed_check).
+RunOutcome ProgramRuns::run_alone(GpuGate& gate, const std::string& phase) {
+  const bool shared_first = !left_for_plain_run_.empty();
+  std::optional<HeadStart> head_start;
+  std::optional<SharedUse> shared;
+  const auto shared_phase = "leftover" + phase.substr(phase.find('@'));
+  if (shared_first) {
+    batch_.timeline->mark(slug_, shared_phase, "wait");
+    shared.emplace(gate);
+    batch_.timeline->mark(slug_, shared_phase, "start");
+  } else {
+    head_start.emplace(gate);
+  }
+  request_.turn_at_first_speed_check = shared_first;
+  std::optional<ExclusiveUse> alone;
+  bool started = false;
+  bool ended = false;
+  request_.run_alone = nullptr;  // alone from its first check on
+  request_.take_turn = [&] {
+    if (shared) {
+      shared.reset();
+      batch_.timeline->mark(slug_, shared_phase, "end");
+    }
+    alone.emplace(gate);
+    if (!std::exchange(started, true)) batch_.timeline->mark(slug_, phase, "start");
+  };
+  request_.end_turn = [&] {
+    alone.reset();
+    batch_.timeline->mark(slug_, phase, "end");
+    ended = true;
+  };
+  RunOutcome ran = run_checks(batch_.kit.spec, request_);
+  if (shared) {  // no speed check ran
+    shared.reset();
+    batch_.timeline->mark(slug_, shared_phase, "end");
+  }
+  if (!started) batch_.timeline->mark(slug_, phase, "start");  // it ended before its turn
+  alone.reset();
+  if (!ended) batch_.timeline->mark(slug_, phase, "end");
+  return ran;
+}
+
+RunOutcome ProgramRuns::run_shared(GpuGate& gate, const std::string& phase, int device) {
+  SharedUse shared(gate);
+  request_.take_turn = nullptr;  // shared from the start
+  request_.end_turn = nullptr;
+  // A check that runs out of time among shared runs gets a run with the GPU (and, under the
+  // emulation, the CPU) to itself before it fails.
+  request_.run_alone = [gate = &gate](const std::function<void()>& work) {
+    gate->unlock_shared();
+    {
+      ExclusiveUse alone(*gate);
+      work();
+    }
+    gate->lock_shared();
+  };
+  batch_.timeline->mark(slug_, phase, "start");
+  RunOutcome ran = hosts_memcheck() ? run_hosted_memcheck() : run_checks(batch_.kit.spec, request_);
+  batch_.timeline->mark(slug_, phase, "end");
+  if (after_correctness) after_correctness(ran.records, left_for_plain_run_);
+  sanitizer_pass(device, ran.records);
+  return ran;
+}
+
+bool ProgramRuns::hosts_memcheck() const {
+  return batch_.sanitizer.hosted_memcheck && !batch_.sanitizer.sanitizer.empty();
+}
+
+// The correctness checks run under memcheck (batch/sanitize_step.hpp); structure checks and the
+// checks too large for memcheck wait for the speed run, which runs without it. memcheck ends a
+// kernel at its bad access, and its reports slow the run: the records of a run with findings
+// are kept only for the checks the findings fail, and the other checks run again, under memcheck
+// again, until a run finds nothing new. So every record without a finding comes from a run that
+// found nothing, and an error in one check costs no other check.
+RunOutcome ProgramRuns::run_hosted_memcheck() {
+  std::vector<std::string> remaining;
+  for (const auto& id : request_.checks) {
+    const auto* check = batch_.kit.spec.find(id);
+    (check && check->kind == "correctness" ? remaining : left_for_plain_run_).push_back(id);
+  }
+  RunOutcome all;
+  while (!remaining.empty() && !batch_.interrupted) {
+    RunRequest hosted = hosted_memcheck_request(request_, batch_.sanitizer, kernels_);
+    hosted.checks = remaining;
+    std::string output;
+    hosted.on_output = [&output](std::string_view text) {
+      if (output.size() < (8u << 20)) output.append(text);
+    };
+    RunOutcome ran = run_checks(batch_.kit.spec, hosted);
+    const auto charged =
+        charge_hosted_findings(batch_.kit.spec, batch_.sanitizer, output, ran.records);
+    report_sanitizer_outcome(charged);
+    const auto left = take_checks_left_for_plain_run(ran.records);
+    left_for_plain_run_.insert(left_for_plain_run_.end(), left.begin(), left.end());
+    all.processes += ran.processes;
+    all.problems.insert(all.problems.end(), ran.problems.begin(), ran.problems.end());
+    remaining.clear();
+    for (auto& record : ran.records) {
+      if (charged.failed_checks.empty() || charged.failed_checks.count(record.check)) {
+        all.records.push_back(std::move(record));
+      } else {
+        remaining.push_back(record.check);
+      }
+    }
+  }
+  return all;
+}
+
+void ProgramRuns::report_sanitizer_outcome(const SanitizerOutcome& outcome) {
+  problems_.insert(problems_.end(), outcome.problems.begin(), outcome.problems.end());
+  for (const auto& line : outcome.log) {
+    std::fprintf(stderr, "labgrade batch: %s: %s\n", slug_.c_str(), line.c_str());
+  }
+}
+
+// The sanitizer pass (batch/sanitize_step.hpp), after the correctness run.
+void ProgramRuns::sanitizer_pass(int device, std::vector<contract::CheckRecord>& records) {
+  if (batch_.sanitizer.sanitizer.empty() || pass_tools(batch_.sanitizer).empty() ||
+      batch_.interrupted) {
+    return;
+  }
+  // Still sharing the GPU: the pass looks for errors, it times nothing.
+  const auto sanitizer_phase = fmt::format("sanitizer@{}", device);
+  batch_.timeline->mark(slug_, sanitizer_phase, "start");
+  const auto sanitized = sanitize_checks(batch_.kit.spec, batch_.sanitizer, request_, records);
+  batch_.timeline->mark(slug_, sanitizer_phase, "end");
+  report_sanitizer_outcome(sanitized);
+}
+
+}  // namespace batch

@@ -1,0 +1,52 @@
+// A built lab program's runs for one submission: the correctness run (GPU shared; under
+// memcheck when the batch hosts it, in rounds), the sanitizer pass after it, then the speed run
+// (GPU alone from its first speed check on), each on the least busy GPU, gathering records and
+// problems into the submission's outcome.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "batch/run_step.hpp"
+#include "batch/sanitize_step.hpp"
+#include "batch_state.hpp"
+
+namespace batch {
+
+// The ids of the spec's speed checks (`speed`) or of all its other checks.
+std::vector<std::string> checks_of_kind(const contract::LabSpec& spec, bool speed);
+
+class ProgramRuns {
+ public:
+  ProgramRuns(BatchState& batch, const std::string& slug, RunRequest request,
+              std::vector<std::string> kernels, GradedOutcome& outcome,
+              std::vector<std::string>& problems);
+
+  // Called as soon as the correctness run ends (before the sanitizer pass) with its records and
+  // the correctness checks it left to the speed run.
+  std::function<void(const std::vector<contract::CheckRecord>&, const std::vector<std::string>&)>
+      after_correctness;
+
+  // The correctness run (`speed` false) or the speed run, which also runs the correctness checks
+  // the hosted memcheck run left to it; `with_speed_checks` false: those only.
+  void run_phase(bool speed, bool with_speed_checks = true);
+
+ private:
+  RunOutcome run_alone(GpuGate& gate, const std::string& phase);
+  RunOutcome run_shared(GpuGate& gate, const std::string& phase, int device);
+  bool hosts_memcheck() const;
+  RunOutcome run_hosted_memcheck();
+  void report_sanitizer_outcome(const SanitizerOutcome& outcome);
+  void sanitizer_pass(int device, std::vector<contract::CheckRecord>& records);
+
+  BatchState& batch_;
+  const std::string& slug_;
+  RunRequest request_;
+  std::vector<std::string> kernels_;             // the student's, for the hosted memcheck run
+  std::vector<std::string> left_for_plain_run_;  // correctness checks the speed run runs
+  GradedOutcome& outcome_;
+  std::vector<std::string>& problems_;
+};
+
+}  // namespace batch
