@@ -396,7 +396,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
                          "${CMAKE_BINARY_DIR}/results/must_fail/${target}-racecheck"
                          ${correctness_checks})
         set_tests_properties(${lab}.must_fail.${name}.emulated_racecheck PROPERTIES
-          LABELS "known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
+          LABELS "${lab};known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
           ENVIRONMENT
             "${launcher_env};EXPECT_REASON=the CPU emulation found a race on shared memory")
       endif()

@@ -48,7 +48,12 @@ print(sum(c["points"] for c in checks if sys.argv[2] != "emulation" or c["kind"]
   verdict=ok
   [ "$solution" = "$most" ] || verdict="SOLUTION SHORT"
   [ "${starter:-0}" -lt "$most" ] || verdict="STARTER PASSES"
-  echo "$lab: solution $solution, starter ${starter:-?}, most here $most ($seconds s): $verdict"
+  # The outputs the batch attests submissions by (grader/batch/verify.hpp): none means a lab whose
+  # checks record no digest, and a forged record could not be told from a right one.
+  exact=$(sed -n 's/^reference solution: \([0-9]*\) exact outputs.*/\1/p' "$out/$lab.log" | head -1)
+  [ "${exact:-0}" -gt 0 ] || verdict="NO EXACT OUTPUTS"
+  echo "$lab: solution $solution, starter ${starter:-?}, most here $most, $exact exact outputs" \
+    "($seconds s): $verdict"
   [ "$verdict" = ok ] || failed=1
 done
 exit $failed

@@ -6,6 +6,7 @@
 
 #include "batch/build_step.hpp"
 #include "batch/run_step.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace batch {
 namespace {
@@ -38,6 +39,7 @@ bool names_a_student_file(const std::string& note, const std::vector<std::string
 // The emulation lab program's run of the checks, first cases only, at the lowest priority.
 RunRequest emulated_request(const EmulatedPass& pass, const EmulatedRun& run) {
   RunRequest request;
+  request.run_program = sandbox::run;  // the batch's sandbox, as for the GPU's runs
   request.policy = submission_policy(pass.kit, run.scratch, run.base_policy);
   request.command = {sandbox_program(pass.kit, request.policy), "--spec",
                      pass.kit.spec_path.string(),

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sandbox/sandbox.hpp"
+
 namespace batch {
 namespace {
 
@@ -58,6 +60,7 @@ RunRequest fake_request() {
   RunRequest request;
   request.command = {FAKE_LAB_PATH, "--spec", "unused-spec.json"};
   request.policy.isolate = false;
+  request.run_program = sandbox::run;  // resource limits, as in a batch without isolation
   request.policy.workdir = ".";
   request.policy.env.emplace_back("FAKE_SCENARIO", "honest");
   return request;
