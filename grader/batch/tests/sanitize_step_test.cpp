@@ -216,6 +216,23 @@ TEST(HostedMemcheck, ARunWithoutTheSummaryChangesNoVerdict) {
   for (const auto& record : records) EXPECT_EQ(record.verdict, Verdict::pass);
 }
 
+// A run killed at its time limit keeps the findings it printed whole: a kernel with thousands
+// of bad accesses can be slow enough under memcheck to run out of time.
+TEST(HostedMemcheck, ARunCutShortKeepsItsWholeFindings) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  SanitizerPass pass{"compute-sanitizer", {"memcheck"}, {"kernel.cu"}};
+  pass.hosted_memcheck = true;
+  std::string whole(kOutOfBoundsRead);
+  whole = whole.substr(0, whole.find("========= ERROR SUMMARY"));
+  const std::string cut = whole + std::string(kOutOfBoundsRead).substr(0, 120);
+  const auto outcome = charge_hosted_findings(spec, pass, cut, records);
+  EXPECT_EQ(outcome.findings, 1);
+  EXPECT_EQ(outcome.problems.size(), 1u);  // the run did not finish: the log says so
+  EXPECT_EQ(records[1].verdict, Verdict::fail);
+  EXPECT_NE(records[1].reason.find("kernel.cu:21"), std::string::npos) << records[1].reason;
+}
+
 TEST(HostedMemcheck, ChecksLeftForThePlainRunAreTakenOut) {
   const auto spec = fake_spec();
   auto records = passed(spec);
