@@ -25,7 +25,8 @@ namespace protocol = launcher_protocol;
 char* arena = nullptr;
 
 // The same as the lab program's fill on a GPU (harness/runtime/src/shared_memory_fill.cu): shared
-// memory that the next kernel reads before writing holds `value`.
+// memory that the next kernel reads before writing holds `value`. A deliberate copy: the launcher
+// is the untrusted side and links nothing of the harness (docs/architecture.md).
 __global__ void fill_shared_kernel(float value, int words) {
   extern __shared__ float shared[];
   volatile float* cells = shared;
