@@ -42,8 +42,14 @@ std::optional<Diagnosis> from_partial_sums(const DiagnosisInput& in) {
   const auto matches = [&](double part) { return close(got, part, {}, 0); };
 
   const auto blocks = block_candidates(in.launch);
-  // A grid of n / block blocks, rounded down: the whole blocks' elements, not the rest.
-  for (const std::size_t block : blocks) {
+  // A grid of n / block blocks, rounded down: the whole blocks' elements, not the rest. Not when
+  // the recorded launch had a thread for every element: that grid was not too small (two blocks
+  // whose plain adds to the output collide lose one block's sum the same way, a race).
+  const bool launch_covers_input =
+      in.launch && std::size_t{in.launch->grid[0]} * in.launch->grid[1] * in.launch->grid[2] *
+                           in.launch->block[0] * in.launch->block[1] * in.launch->block[2] >=
+                       n;
+  for (const std::size_t block : launch_covers_input ? std::vector<std::size_t>{} : blocks) {
     const std::size_t whole = n / block * block;
     if (whole > 0 && whole < n && matches(prefix[whole])) {
       return make_diagnosis(

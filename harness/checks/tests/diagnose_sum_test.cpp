@@ -99,6 +99,14 @@ TEST(DiagnoseSum, TheWholeBlocksOnlyIsAGridRoundedDown) {
   EXPECT_NE(d->evidence.find("the last 232 were never added"), std::string::npos) << d->evidence;
 }
 
+// A launch with a thread for every element was not too small: the same sum from two blocks that
+// both add to the output with a plain += (one block's sum lost) is no grid rounded down.
+TEST(DiagnoseSum, ACoveringLaunchIsNoGridRoundedDown) {
+  const auto x = integer_input(300);
+  EXPECT_NE(diagnosis_id(sum_with(300, sum_of(x, 0, 256)).input(launch(2, 256))), "grid_too_small");
+  EXPECT_EQ(diagnosis_id(sum_with(300, sum_of(x, 0, 256)).input(launch(1, 256))), "grid_too_small");
+}
+
 TEST(DiagnoseSum, ASumThatIsNoPartsIsNotNamedSo) {
   const auto x = integer_input(1000);
   const double total = sum_of(x, 0, 1000);

@@ -1,5 +1,8 @@
 // must-fail: ReduceSum.Integers ReduceSum.Large
-// diagnosis: race
+// diagnosis: race one_block_sum
+// (A small case of two blocks can lose the same block's sum at every run, the GPU's timing being
+// the same each time: its output is then block 0's share, which the values cannot tell from a
+// kernel where only block 0 adds. A check must still name the race: a large case's runs differ.)
 // emulation: not built (the race is between blocks running at the same time: the CPU emulation
 // runs a block's threads one at a time and its blocks almost never meet at the same add)
 // Known-wrong: each block adds its sum into *out with a plain `*out += partial[0]` instead of
