@@ -251,6 +251,18 @@ function(_labs_add_sanitizer_tests lab ids kinds results)
   endforeach()
 endfunction()
 
+# <prefix>.emulated_<tool>: under the CPU emulation, the emulator's own finding in place of
+# compute-sanitizer's <tool> must fail at least one of the checks (ARGN) with `reason`'s words.
+function(_labs_add_emulated_finding_test prefix tool program target launcher_env reason)
+  string(REGEX MATCH "^[^.]+" lab "${prefix}")
+  add_test(NAME ${prefix}.emulated_${tool}
+           COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
+                   "${CMAKE_BINARY_DIR}/results/must_fail/${target}-${tool}" ${ARGN})
+  set_tests_properties(${prefix}.emulated_${tool} PROPERTIES
+    LABELS "${lab};known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
+    ENVIRONMENT "${launcher_env};EXPECT_REASON=${reason}")
+endfunction()
+
 # Tests of the checks themselves (LABS_BUILD_SELF_TESTS=ON, an instructor's build; a student's
 # build has none of them, so a student's `make labN` stays the lab alone). They belong to their
 # lab: label labN (and known_wrong), and `make labN` builds their kernels, so that `ctest -L labN`
@@ -391,27 +403,17 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
           ENVIRONMENT "${launcher_env}")
         # And the emulator's race check (emulation/src/shared_race_check.hpp) must report it, as
         # racecheck does on a GPU: a correctness check fails with its words, whatever the values.
-        add_test(NAME ${lab}.must_fail.${name}.emulated_racecheck
-                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
-                         "${CMAKE_BINARY_DIR}/results/must_fail/${target}-racecheck"
-                         ${correctness_checks})
-        set_tests_properties(${lab}.must_fail.${name}.emulated_racecheck PROPERTIES
-          LABELS "${lab};known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
-          ENVIRONMENT
-            "${launcher_env};EXPECT_REASON=the CPU emulation found a race on shared memory")
+        _labs_add_emulated_finding_test(${lab}.must_fail.${name} racecheck "${program}"
+          "${target}" "${launcher_env}" "the CPU emulation found a race on shared memory"
+          ${correctness_checks})
       endif()
       if(LABS_EMULATION AND "memcheck" IN_LIST sanitizer_tools)
         # No memcheck on the CPU: the emulator checks kernels' subscripts against their buffers
         # (emulation/include/emu/access.hpp) and fails a correctness check an access outside
         # happens in, with the line, as the batch's memory pass does on a GPU.
-        add_test(NAME ${lab}.must_fail.${name}.emulated_memcheck
-                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
-                         "${CMAKE_BINARY_DIR}/results/must_fail/${target}-memcheck"
-                         ${correctness_checks})
-        set_tests_properties(${lab}.must_fail.${name}.emulated_memcheck PROPERTIES
-          LABELS "${lab};known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
-          ENVIRONMENT
-            "${launcher_env};EXPECT_REASON=the CPU emulation found an access outside the memory")
+        _labs_add_emulated_finding_test(${lab}.must_fail.${name} memcheck "${program}"
+          "${target}" "${launcher_env}" "the CPU emulation found an access outside the memory"
+          ${correctness_checks})
       endif()
       foreach(tool IN LISTS sanitizer_tools)
         if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
