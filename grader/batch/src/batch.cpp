@@ -52,20 +52,6 @@ int build_jobs(const BatchOptions& options) {
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-// The memory and race pass, on a GPU kit that has compute-sanitizer and a spec that asks for it.
-SanitizerPass sanitizer_pass_of(const Kit& kit) {
-  SanitizerPass pass;
-  if (kit.backend != "cuda" || kit.sanitizer.empty()) return pass;
-  pass = {kit.sanitizer, kit.spec.sanitizer_tools, {"kernel.cu"}};
-  for (const auto& name : kit.optional_sources) pass.student_files.push_back(name);
-  if (pass.tools.empty()) pass.sanitizer.clear();
-  // memcheck in the correctness run itself: a pass of its own cost a second process per
-  // submission (batch/sanitize_step.hpp).
-  pass.hosted_memcheck =
-      std::find(pass.tools.begin(), pass.tools.end(), "memcheck") != pass.tools.end();
-  return pass;
-}
-
 // The emulated pass's slots: CPU work at nice 19 that uses idle cores, two emulator threads each.
 void prepare_emulated_pass(BatchState& batch) {
   if (!batch.emulated) return;
@@ -109,12 +95,10 @@ std::optional<int> refuse_to_start(const BatchOptions& options, const Kit& kit) 
 // The state every step shares, once the kit is loaded.
 void prepare(BatchState& batch) {
   const BatchOptions& options = batch.options;
-  batch.sanitizer = sanitizer_pass_of(batch.kit);
   prepare_emulated_pass(batch);
-  // With the emulated pass, races are the emulator's to find (its check of shared memory between
-  // barriers does not depend on the schedule): racecheck's set-up of each GPU context costs more
-  // than the batch can spend (docs/batch-grading-h100.md).
-  if (batch.emulated) std::erase(batch.sanitizer.tools, std::string("racecheck"));
+  auto plan = sanitizer_plan_of(batch.kit, batch.emulated.has_value());
+  batch.sanitizer = std::move(plan.in_runs);
+  batch.sanitizer_fallback = std::move(plan.fallback);
   batch.state = options.state_dir.empty() ? options.out / ".labgrade" : options.state_dir;
   fs::create_directories(batch.state);
   batch.timeline = std::make_unique<Timeline>(batch.state / "timeline.csv");

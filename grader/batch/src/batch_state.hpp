@@ -43,7 +43,10 @@ struct BatchState {
   std::map<std::string, double> check_limits;  // from the reference solution's durations
   bool gpu_expected = false;  // the reference's checks were not skipped for want of a GPU
   std::unique_ptr<Timeline> timeline;
-  SanitizerPass sanitizer;  // no sanitizer: no memory and race pass
+  SanitizerPass sanitizer;  // no sanitizer: no memory and race pass on the GPU
+  // With an emulated pass, compute-sanitizer looks only where the emulator could not (a kernel.cu
+  // it could not build, a check it did not finish): this pass, after the submission's speed run.
+  SanitizerPass sanitizer_fallback;
   // The emulated pass (emulated_step.hpp): its kit, its slots (CPU only), the reference's.
   std::optional<EmulatedPass> emulated;
   std::unique_ptr<std::counting_semaphore<1024>> emulated_slots;

@@ -62,8 +62,10 @@ bool kit_is_fit(BatchState& batch) {
                                 : reference.problems.front();
     std::fprintf(stderr,
                  "warning: the emulated pass on the reference solution: %s; its findings are not "
-                 "charged to any student (check the emulation kit %s)\n",
-                 why.c_str(), batch.emulated->kit.dir.c_str());
+                 "charged to any student%s (check the emulation kit %s)\n",
+                 why.c_str(),
+                 batch.sanitizer_fallback.sanitizer.empty() ? "" : ": compute-sanitizer looks instead",
+                 batch.emulated->kit.dir.c_str());
   });
   return false;
 }
@@ -87,20 +89,27 @@ EmulatedPassInFlight::~EmulatedPassInFlight() {
   if (running_.valid()) running_.wait();  // no thread outlives the submission's step
 }
 
-void EmulatedPassInFlight::finish(std::vector<contract::CheckRecord>& records,
+bool EmulatedPassInFlight::finish(std::vector<contract::CheckRecord>& records,
                                   std::vector<std::string>& problems) {
-  if (!running_.valid()) return;
+  if (!running_.valid()) return true;
   if (slug_ == kReferenceSlug) {
     batch_.emulated_reference = std::move(running_);  // the batch waits for it at its end
-    return;
+    return true;
   }
   const EmulatedOutcome& outcome = running_.get();
   for (const auto& line : outcome.log) say(slug_, line);
-  if (batch_.interrupted) return;
-  problems.insert(problems.end(), outcome.problems.begin(), outcome.problems.end());
-  if (outcome.findings.words.empty() || !kit_is_fit(batch_)) return;
-  const int failed = apply_emulated_findings(outcome.findings, records);
-  say(slug_, fmt::format("the emulated pass failed {} check(s)", failed));
+  if (batch_.interrupted) return true;
+  if (!kit_is_fit(batch_)) return false;
+  if (!outcome.findings.words.empty()) {
+    const int failed = apply_emulated_findings(outcome.findings, records);
+    say(slug_, fmt::format("the emulated pass failed {} check(s)", failed));
+  }
+  if (outcome.problems.empty()) return true;
+  // Where the GPU's pass will look, what the emulator did not see is no problem of the student's.
+  if (batch_.sanitizer_fallback.sanitizer.empty()) {
+    problems.insert(problems.end(), outcome.problems.begin(), outcome.problems.end());
+  }
+  return false;
 }
 
 }  // namespace batch

@@ -30,8 +30,10 @@ class EmulatedPassInFlight {
   EmulatedPassInFlight& operator=(const EmulatedPassInFlight&) = delete;
 
   // Waits for the pass and applies its findings to `records` and its problems to `problems`.
-  // The reference's pass is kept for the others to check against, not waited for.
-  void finish(std::vector<contract::CheckRecord>& records, std::vector<std::string>& problems);
+  // The reference's pass is kept for the others to check against, not waited for. False when the
+  // pass did not look at every check it was to run (it could not build kernel.cu, did not finish,
+  // or the reference's pass says the emulation kit cannot be trusted): the GPU's pass looks then.
+  bool finish(std::vector<contract::CheckRecord>& records, std::vector<std::string>& problems);
 
  private:
   BatchState& batch_;

@@ -110,8 +110,21 @@ RunOutcome ProgramRuns::run_shared(GpuGate& gate, const std::string& phase, int 
   RunOutcome ran = hosts_memcheck() ? run_hosted_memcheck() : run_checks(batch_.kit.spec, request_);
   batch_.timeline->mark(slug_, phase, "end");
   if (after_correctness) after_correctness(ran.records, left_for_plain_run_);
-  sanitizer_pass(device, ran.records);
+  sanitizer_pass(device, batch_.sanitizer, ran.records);
   return ran;
+}
+
+void ProgramRuns::fallback_sanitizer_pass(std::vector<contract::CheckRecord>& records) {
+  if (batch_.sanitizer_fallback.sanitizer.empty() || batch_.interrupted) return;
+  auto [device, gate] = batch_.gpus->least_busy();
+  batch_.timeline->mark(slug_, fmt::format("sanitizer@{}", device), "wait");
+  SharedUse shared(*gate);
+  request_.gpu = device;
+  request_.take_turn = nullptr;  // the speed run's hooks are spent
+  request_.end_turn = nullptr;
+  request_.run_alone = nullptr;
+  request_.turn_at_first_speed_check = false;
+  sanitizer_pass(device, batch_.sanitizer_fallback, records);
 }
 
 bool ProgramRuns::hosts_memcheck() const {
@@ -166,15 +179,13 @@ void ProgramRuns::report_sanitizer_outcome(const SanitizerOutcome& outcome) {
 }
 
 // The sanitizer pass (batch/sanitize_step.hpp), after the correctness run.
-void ProgramRuns::sanitizer_pass(int device, std::vector<contract::CheckRecord>& records) {
-  if (batch_.sanitizer.sanitizer.empty() || pass_tools(batch_.sanitizer).empty() ||
-      batch_.interrupted) {
-    return;
-  }
-  // Still sharing the GPU: the pass looks for errors, it times nothing.
+void ProgramRuns::sanitizer_pass(int device, const SanitizerPass& pass,
+                                 std::vector<contract::CheckRecord>& records) {
+  if (pass.sanitizer.empty() || pass_tools(pass).empty() || batch_.interrupted) return;
+  // Sharing the GPU: the pass looks for errors, it times nothing.
   const auto sanitizer_phase = fmt::format("sanitizer@{}", device);
   batch_.timeline->mark(slug_, sanitizer_phase, "start");
-  const auto sanitized = sanitize_checks(batch_.kit.spec, batch_.sanitizer, request_, records);
+  const auto sanitized = sanitize_checks(batch_.kit.spec, pass, request_, records);
   batch_.timeline->mark(slug_, sanitizer_phase, "end");
   report_sanitizer_outcome(sanitized);
 }

@@ -32,13 +32,19 @@ class ProgramRuns {
   // the hosted memcheck run left to it; `with_speed_checks` false: those only.
   void run_phase(bool speed, bool with_speed_checks = true);
 
+  // compute-sanitizer's pass (batch.sanitizer_fallback), GPU shared, for a submission the
+  // emulated pass could not look at: after the speed run, so the GPU's queue does not wait for
+  // the emulator.
+  void fallback_sanitizer_pass(std::vector<contract::CheckRecord>& records);
+
  private:
   RunOutcome run_alone(GpuGate& gate, const std::string& phase);
   RunOutcome run_shared(GpuGate& gate, const std::string& phase, int device);
   bool hosts_memcheck() const;
   RunOutcome run_hosted_memcheck();
   void report_sanitizer_outcome(const SanitizerOutcome& outcome);
-  void sanitizer_pass(int device, std::vector<contract::CheckRecord>& records);
+  void sanitizer_pass(int device, const SanitizerPass& pass,
+                      std::vector<contract::CheckRecord>& records);
 
   BatchState& batch_;
   const std::string& slug_;

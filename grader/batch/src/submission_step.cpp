@@ -119,7 +119,9 @@ void run_program(BatchState& batch, const std::string& slug, const Sources& sour
     }
   }
   in_spec_order(batch.kit.spec, outcome.records);  // checks left to the speed run come back
-  if (emulated) emulated->finish(outcome.records, problems);
+  if (emulated && !emulated->finish(outcome.records, problems)) {
+    runs.fallback_sanitizer_pass(outcome.records);
+  }
 }
 
 // The status intake's problem gives a submission it refused.

@@ -78,6 +78,48 @@ std::vector<CheckRecord> passed(const contract::LabSpec& spec) {
   return records;
 }
 
+Kit gpu_kit_with_tools(std::vector<std::string> tools) {
+  Kit kit;
+  kit.backend = "cuda";
+  kit.sanitizer = "/usr/local/cuda/bin/compute-sanitizer";
+  kit.optional_sources = {"bonus.cu"};
+  kit.spec.sanitizer_tools = std::move(tools);
+  return kit;
+}
+
+TEST(SanitizerPlan, WithoutAnEmulatedPassMemcheckIsHostedAndRacecheckIsAPass) {
+  const auto plan = sanitizer_plan_of(gpu_kit_with_tools({"memcheck", "racecheck"}), false);
+  EXPECT_TRUE(plan.in_runs.hosted_memcheck);
+  EXPECT_EQ(pass_tools(plan.in_runs), std::vector<std::string>{"racecheck"});
+  EXPECT_EQ(plan.in_runs.student_files, (std::vector<std::string>{"kernel.cu", "bonus.cu"}));
+  EXPECT_TRUE(plan.fallback.sanitizer.empty());
+}
+
+// The emulator looks instead; compute-sanitizer, every tool in a pass of its own, only where it
+// could not.
+TEST(SanitizerPlan, WithAnEmulatedPassTheSanitizerIsTheFallbackOnly) {
+  const auto plan = sanitizer_plan_of(gpu_kit_with_tools({"memcheck", "racecheck"}), true);
+  EXPECT_TRUE(plan.in_runs.sanitizer.empty());
+  EXPECT_FALSE(plan.fallback.hosted_memcheck);
+  EXPECT_EQ(pass_tools(plan.fallback), (std::vector<std::string>{"memcheck", "racecheck"}));
+  EXPECT_EQ(plan.fallback.sanitizer, "/usr/local/cuda/bin/compute-sanitizer");
+}
+
+TEST(SanitizerPlan, NoToolsNoSanitizerOrTheEmulationMeanNoPass) {
+  for (const bool emulated : {false, true}) {
+    auto none = sanitizer_plan_of(gpu_kit_with_tools({}), emulated);
+    EXPECT_TRUE(none.in_runs.sanitizer.empty() && none.fallback.sanitizer.empty());
+    auto kit = gpu_kit_with_tools({"memcheck"});
+    kit.sanitizer.clear();
+    none = sanitizer_plan_of(kit, emulated);
+    EXPECT_TRUE(none.in_runs.sanitizer.empty() && none.fallback.sanitizer.empty());
+    kit = gpu_kit_with_tools({"memcheck"});
+    kit.backend = "emulation";
+    none = sanitizer_plan_of(kit, emulated);
+    EXPECT_TRUE(none.in_runs.sanitizer.empty() && none.fallback.sanitizer.empty());
+  }
+}
+
 TEST(SanitizeChecks, AFindingFailsItsCheckWithTheStudentsLine) {
   const auto spec = fake_spec();
   auto records = passed(spec);

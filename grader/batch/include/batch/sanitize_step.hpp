@@ -7,6 +7,9 @@
 //  - racecheck, where the spec asks for it (the shared-memory labs), is a pass of its own after
 //    the correctness run (sanitize_checks): each correctness check that earned something runs
 //    again on its first, smallest case (LAB_SANITIZER_CASES=first).
+//  - with an emulated pass (batch/emulated_pass.hpp), neither: the CPU emulator finds both, and
+//    the pass (every tool, memcheck too) runs only for a submission the emulator could not look
+//    at (sanitizer_plan_of).
 // An out-of-bounds read or write, or a race, fails the check it happened in, even when the values
 // came out right, and the check's reason names kernel.cu's line, the thread, the block and where
 // the address lies ("4 bytes past the end of B"). The findings come from compute-sanitizer, which
@@ -18,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "batch/kit.hpp"
 #include "batch/run_step.hpp"
 #include "contract/record.hpp"
 #include "contract/spec.hpp"
@@ -31,6 +35,18 @@ struct SanitizerPass {
   // memcheck runs in the graded correctness run (hosted_memcheck_request) rather than in a pass.
   bool hosted_memcheck = false;
 };
+
+// Where compute-sanitizer looks in a batch of `kit` (a GPU kit with compute-sanitizer and a spec
+// that names tools; otherwise nowhere).
+struct SanitizerPlan {
+  SanitizerPass in_runs;   // memcheck hosted in the correctness run, racecheck in a pass after it
+  SanitizerPass fallback;  // with an emulated pass: all the tools in a pass, where it could not look
+};
+// With an emulated pass, memory errors and races are the emulator's to find (it checks every
+// subscript against its buffer, and shared memory between barriers whatever the schedule), and
+// compute-sanitizer looks only where the emulator could not: its set-up of each GPU context is
+// GPU time the whole batch waits for (docs/batch-grading-h100.md).
+SanitizerPlan sanitizer_plan_of(const Kit& kit, bool emulated_pass);
 
 // Bytes compute-sanitizer leaves unallocated after each allocation in the hosted memcheck run, in
 // place of the harness's guard zones: a read or write that far past a buffer is reported.
