@@ -26,6 +26,14 @@ bool earns_something(const CheckRecord& record) {
          (record.verdict == Verdict::fail && record.fraction > 0);
 }
 
+// A check whose kernel faulted on the GPU (an illegal address): it has nothing to lose, but the
+// emulator can name the line the GPU did not (the hosted memcheck run used to).
+bool faulted(const CheckRecord& record) {
+  return record.verdict == Verdict::fail &&
+         (record.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos ||
+          record.reason.find("cudaErrorIllegalAddress") != std::string::npos);
+}
+
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;
 }
@@ -95,7 +103,7 @@ std::vector<std::string> checks_for_emulated_pass(const contract::LabSpec& emula
     if (check && check->kind == "correctness") checks.push_back(id);
   };
   for (const auto& record : records) {
-    if (earns_something(record)) take(record.check);
+    if (earns_something(record) || faulted(record)) take(record.check);
   }
   for (const auto& id : pending) take(id);
   return checks;
@@ -135,7 +143,8 @@ int apply_emulated_findings(const EmulatedFindings& findings, std::vector<CheckR
     if (found == findings.words.end()) continue;
     const auto& words = found->second;
     if (!earns_something(record)) {
-      record.notes.push_back(words.front());  // its own reason stays; the line is still news
+      // Its own reason stays; the line is still news, first among the notes.
+      record.notes.insert(record.notes.begin(), words.front());
       continue;
     }
     record.verdict = Verdict::fail;

@@ -60,7 +60,7 @@ fs::path make_kit(const std::string& name, const std::string& backend, const std
   return dir;
 }
 
-TEST(EmulatedPass, OnlyCorrectnessChecksThatEarnedSomethingAreRunAgain) {
+TEST(EmulatedPass, CorrectnessChecksThatEarnedSomethingOrFaultedAreRunAgain) {
   const auto kit = load_kit(make_kit("checks", "emulation", "lab0"));
   std::vector<CheckRecord> records{
       record("Lab.First", Verdict::pass, 1), record("Lab.Second", Verdict::fail, 0),
@@ -68,6 +68,12 @@ TEST(EmulatedPass, OnlyCorrectnessChecksThatEarnedSomethingAreRunAgain) {
   records[2].kind = "speed";
   EXPECT_EQ(checks_for_emulated_pass(kit.spec, records), std::vector<std::string>{"Lab.First"});
   records[1].fraction = 0.5;  // partial credit is something to lose
+  EXPECT_EQ(checks_for_emulated_pass(kit.spec, records),
+            (std::vector<std::string>{"Lab.First", "Lab.Second"}));
+  // A kernel that faulted earns nothing, but the emulator can name its line.
+  records[1].fraction = 0;
+  records[1].reason = "1 of 5 cases wrong; first: ...: K failed while running: "
+                      "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)";
   EXPECT_EQ(checks_for_emulated_pass(kit.spec, records),
             (std::vector<std::string>{"Lab.First", "Lab.Second"}));
   // Left to the speed run by the hosted memcheck run: not known to earn yet, run all the same.
@@ -126,6 +132,9 @@ TEST(EmulatedPass, AFindingFailsAnEarningRecordAndIsANoteOnAFailedOne) {
             std::string::npos);
   EXPECT_EQ(records[1].reason, "wrong");  // its own reason stays
   EXPECT_EQ(records[1].notes, std::vector<std::string>{kFinding});
+  records[1].notes = {"an earlier note"};
+  apply_emulated_findings(findings, records);
+  EXPECT_EQ(records[1].notes, (std::vector<std::string>{kFinding, "an earlier note"}));
   EXPECT_EQ(records[2].verdict, Verdict::pass);
 }
 

@@ -45,7 +45,8 @@ std::optional<EmulatedPass> emulated_pass_of(const std::string& given, const Kit
 
 // The correctness checks of `records` (the GPU's correctness run) that earned something, then
 // those `pending` (left to the speed run, not yet known to earn: a finding there is charged only
-// if they do), that the emulation kit's spec has. A failed check has nothing left to lose.
+// if they do), that the emulation kit's spec has. A failed check has nothing left to lose, but
+// one whose kernel faulted (an illegal address) runs for the line the GPU could not name.
 std::vector<std::string> checks_for_emulated_pass(const contract::LabSpec& emulation_spec,
                                                   const std::vector<contract::CheckRecord>& records,
                                                   const std::vector<std::string>& pending = {});
@@ -66,7 +67,8 @@ EmulatedFindings read_emulated_findings(const std::vector<contract::CheckRecord>
                                         const std::vector<std::string>& student_files);
 
 // Fails the records that still earn something with their findings (the finding as the reason,
-// the rest as notes); one already failed gets the finding as a note. Returns how many failed.
+// the rest as notes); one already failed gets the finding as its first note. Returns how many
+// failed.
 int apply_emulated_findings(const EmulatedFindings& findings,
                             std::vector<contract::CheckRecord>& records);
 
