@@ -60,12 +60,13 @@ bool kit_is_fit(BatchState& batch) {
     const std::string why = !reference.findings.words.empty()
                                 ? reference.findings.words.begin()->second.front()
                                 : reference.problems.front();
-    std::fprintf(stderr,
-                 "warning: the emulated pass on the reference solution: %s; its findings are not "
-                 "charged to any student%s (check the emulation kit %s)\n",
-                 why.c_str(),
-                 batch.sanitizer_fallback.sanitizer.empty() ? "" : ": compute-sanitizer looks instead",
-                 batch.emulated->kit.dir.c_str());
+    std::fprintf(
+        stderr,
+        "warning: the emulated pass on the reference solution: %s; its findings are not "
+        "charged to any student%s (check the emulation kit %s)\n",
+        why.c_str(),
+        batch.sanitizer_fallback.sanitizer.empty() ? "" : ": compute-sanitizer looks instead",
+        batch.emulated->kit.dir.c_str());
   });
   return false;
 }
@@ -102,7 +103,10 @@ bool EmulatedPassInFlight::finish(std::vector<contract::CheckRecord>& records,
   if (!kit_is_fit(batch_)) return false;
   if (!outcome.findings.words.empty()) {
     const int failed = apply_emulated_findings(outcome.findings, records);
-    say(slug_, fmt::format("the emulated pass failed {} check(s)", failed));
+    const int named = static_cast<int>(outcome.findings.words.size()) - failed;
+    if (failed > 0) say(slug_, fmt::format("the emulated pass failed {} check(s)", failed));
+    if (named > 0)
+      say(slug_, fmt::format("the emulated pass named the line in {} failed check(s)", named));
   }
   if (outcome.problems.empty()) return true;
   // Where the GPU's pass will look, what the emulator did not see is no problem of the student's.

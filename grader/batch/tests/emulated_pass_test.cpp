@@ -72,8 +72,9 @@ TEST(EmulatedPass, CorrectnessChecksThatEarnedSomethingOrFaultedAreRunAgain) {
             (std::vector<std::string>{"Lab.First", "Lab.Second"}));
   // A kernel that faulted earns nothing, but the emulator can name its line.
   records[1].fraction = 0;
-  records[1].reason = "1 of 5 cases wrong; first: ...: K failed while running: "
-                      "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)";
+  records[1].reason =
+      "1 of 5 cases wrong; first: ...: K failed while running: "
+      "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)";
   EXPECT_EQ(checks_for_emulated_pass(kit.spec, records),
             (std::vector<std::string>{"Lab.First", "Lab.Second"}));
   // Left to the speed run by the hosted memcheck run: not known to earn yet, run all the same.

@@ -39,8 +39,9 @@ struct SanitizerPass {
 // Where compute-sanitizer looks in a batch of `kit` (a GPU kit with compute-sanitizer and a spec
 // that names tools; otherwise nowhere).
 struct SanitizerPlan {
-  SanitizerPass in_runs;   // memcheck hosted in the correctness run, racecheck in a pass after it
-  SanitizerPass fallback;  // with an emulated pass: all the tools in a pass, where it could not look
+  SanitizerPass in_runs;  // memcheck hosted in the correctness run, racecheck in a pass after it
+  SanitizerPass
+      fallback;  // with an emulated pass: all the tools in a pass, where it could not look
 };
 // With an emulated pass, memory errors and races are the emulator's to find (it checks every
 // subscript against its buffer, and shared memory between barriers whatever the schedule), and
