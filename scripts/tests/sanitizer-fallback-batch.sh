@@ -6,6 +6,8 @@
 # known-wrong loads_past_edge_unused.cu (reads past the inputs' edge whose values are never used)
 # must then fail AnySize.Integers with memcheck's words and its line, and the reference solution
 # must lose nothing. Skipped (77) without a GPU or bubblewrap.
+# Its batch run and its reading of records follow emulated-pass-batch.sh: each script is one
+# ctest test that stands alone.
 #   scripts/tests/sanitizer-fallback-batch.sh BUILD OUT
 set -eu
 usage="usage: scripts/tests/sanitizer-fallback-batch.sh BUILD OUT"

@@ -1,5 +1,5 @@
 // The emulated pass in a batch (batch/emulated_pass.hpp): started right after a submission's
-// correctness run, it runs beside the submission's GPU queue (the sanitizer pass, the speed run)
+// correctness run, it runs beside the submission's GPU queue (its speed run)
 // in one of the batch's emulated slots, never holding a GPU's; the submission's outcome waits for
 // it. The reference solution's pass is the emulation kit's test: a finding or an unfinished pass
 // there means the kit cannot be trusted, and no student is charged with the pass's findings.

@@ -1,7 +1,8 @@
 // A built lab program's runs for one submission: the correctness run (GPU shared; under
 // memcheck when the batch hosts it, in rounds), the sanitizer pass after it, then the speed run
-// (GPU alone from its first speed check on), each on the least busy GPU, gathering records and
-// problems into the submission's outcome.
+// (GPU alone from its first speed check on), and the fallback sanitizer pass where the emulated
+// pass could not look, each on the least busy GPU, gathering records and problems into the
+// submission's outcome.
 #pragma once
 
 #include <functional>
