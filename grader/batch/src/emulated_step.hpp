@@ -1,8 +1,9 @@
 // The emulated pass in a batch (batch/emulated_pass.hpp): started right after a submission's
-// correctness run, it runs beside the submission's GPU queue (its speed run)
-// in one of the batch's emulated slots, never holding a GPU's; the submission's outcome waits for
-// it. The reference solution's pass is the emulation kit's test: a finding or an unfinished pass
-// there means the kit cannot be trusted, and no student is charged with the pass's findings.
+// correctness run, it runs beside the submission's speed run in one of the batch's emulated
+// slots, never holding a GPU's; the submission's outcome waits for it. The reference solution's
+// pass is the emulation kit's test: a finding or an unfinished pass there means the kit cannot be
+// trusted, no student is charged with the pass's findings, and compute-sanitizer looks instead
+// (batch/sanitize_step.hpp, sanitizer_plan_of).
 #pragma once
 
 #include <future>
