@@ -23,50 +23,29 @@ targets="lab7_kit"
 # shellcheck disable=SC2086
 cmake --build "$build" --target $targets > "$out.build.log" 2>&1 ||
   { echo "lab7_kit does not build (see $out.build.log)"; exit 1; }
-rm -rf "$out" "$out.class"
-mkdir -p "$out.class"
-cp "$root/solutions/$folder/kernel.cu" "$out.class/solution.cu"
-cp "$root/labs/$folder/tests/wrong/loads_past_edge_unused.cu" "$out.class/wrong.cu"
-status=0
-"$labgrade" batch lab7 "$out.class" "$out" --kit "$build/grading-kit/lab7" \
-  --emulated-pass "$build/grading-kit/lab7" -j 2 > "$out.log" 2>&1 || status=$?
-if [ "$status" -gt 1 ] && grep -q "bubblewrap is not available" "$out.log"; then
-  echo "skipped: bubblewrap does not work here"; exit 77
-fi
-if [ "$status" -gt 1 ]; then
-  echo "labgrade batch ended with status $status:"; tail -20 "$out.log"; exit 1
-fi
-python3 - "$out" "$out.log" <<'PY'
-import csv, json, sys
+. "$root/scripts/tests/batch-test-lib.sh"
+rm -rf "$out"
+lab7_class "$out.class"
+run_batch "$out.log" lab7 "$out.class" "$out" --kit "$build/grading-kit/lab7" \
+  --emulated-pass "$build/grading-kit/lab7" -j 2
+PYTHONPATH="$root/scripts/tests" python3 - "$out" "$out.log" <<'PY'
+import sys
 from pathlib import Path
-out, log = Path(sys.argv[1]), Path(sys.argv[2]).read_text()
+from batch_results import finish, phase_events, records, solution_problems
+out, log = sys.argv[1], Path(sys.argv[2]).read_text()
 problems = []
 if "emulated memory and race pass:" not in log:
     problems.append("the batch did not say it runs the emulated pass")
-def records(student):
-    folder = out / "students" / student / "results"
-    return {r["check"]: r for r in (json.loads(p.read_text()) for p in folder.glob("*.json"))}
-wrong = records("wrong").get("AnySize.Integers")
+wrong = records(out, "wrong").get("AnySize.Integers")
 words = "the CPU emulation found an access outside the memory"
 if not wrong or wrong["verdict"] != "fail" or words not in wrong["reason"]:
     problems.append(f"wrong.cu's AnySize.Integers: {wrong and (wrong['verdict'], wrong['reason'])}")
-for check, record in records("solution").items():
-    text = record["reason"] + " ".join(record.get("notes", []))
-    if record["kind"] != "speed" and record["verdict"] != "pass" or "CPU emulation found" in text:
-        problems.append(f"the solution's {check}: {record['verdict']}: {record['reason']}")
-spans = {}
-with (out / ".labgrade" / "timeline.csv").open() as f:
-    for row in csv.DictReader(f):
-        if row["phase"] == "emulated@cpu":
-            spans.setdefault(row["submission"], set()).add(row["event"])
+problems += solution_problems(out, "CPU emulation found")
+spans = phase_events(out, "emulated@cpu")
 for who in (".reference", "solution"):
     if not {"start", "end"} <= spans.get(who, set()):
         problems.append(f"no emulated@cpu start and end for {who} in the timeline")
-for problem in problems:
-    print("emulated pass:", problem)
-if problems:
-    print("(the batch's output: " + sys.argv[2] + ")")
-sys.exit(1 if problems else 0)
+finish("emulated pass", problems, sys.argv[2])
 PY
 echo "emulated pass: wrong.cu failed with the emulation's words, the solution lost nothing"
 
@@ -87,13 +66,8 @@ json.dump(data, open(kit, "w"), indent=2)
 PY
 mkdir -p "$out.class2"
 cp "$root/labs/$folder/tests/wrong/loads_past_edge_unused.cu" "$out.class2/wrong.cu"
-status=0
-"$labgrade" batch lab7 "$out.class2" "$out.charged" --kit "$doctored" --emulated-pass "$kit" \
-  -j 2 > "$out.charged.log" 2>&1 || status=$?
-if [ "$status" -gt 1 ]; then
-  echo "labgrade batch (doctored kit) ended with status $status:"; tail -20 "$out.charged.log"
-  exit 1
-fi
+run_batch "$out.charged.log" lab7 "$out.class2" "$out.charged" --kit "$doctored" \
+  --emulated-pass "$kit" -j 2
 python3 - "$out.charged" <<'PY'
 import json, sys
 from pathlib import Path
