@@ -20,7 +20,7 @@ using namespace record_json;
 
 namespace {
 
-constexpr std::array<std::pair<Verdict, std::string_view>, 8> kVerdictNames{{
+constexpr std::array<std::pair<Verdict, std::string_view>, 9> kVerdictNames{{
     {Verdict::pass, "pass"},
     {Verdict::fail, "fail"},
     {Verdict::error, "error"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<Verdict, std::string_view>, 8> kVerdictNames{{
     {Verdict::not_measured, "not_measured"},
     {Verdict::not_run, "not_run"},
     {Verdict::not_attempted, "not_attempted"},
+    {Verdict::implausible, "implausible"},
 }};
 
 // Check ids become file names: keep them to a safe alphabet so a record can never be written
@@ -87,6 +88,7 @@ VerdictClass verdict_class(Verdict verdict) {
     case Verdict::error:
     case Verdict::inconclusive:
     case Verdict::not_run:
+    case Verdict::implausible:
       break;
   }
   return VerdictClass::failed;

@@ -178,7 +178,10 @@ json to_json_value(const Timing& t) {
               {"flops", t.flops},
               {"bytes", t.bytes},
               {"memcpy_gbps", t.memcpy_gbps},
-              {"cublas_gflops", t.cublas_gflops}};
+              {"cublas_gflops", t.cublas_gflops},
+              {"ceiling", t.ceiling},
+              {"ceiling_name", t.ceiling_name},
+              {"verified_calls", t.verified_calls}};
   if (!t.rounds.empty()) {
     json rounds = json::array();
     for (const auto& r : t.rounds) {
@@ -231,6 +234,9 @@ Timing timing_from(const json& in) {
   read_optional(in, "bytes", t.bytes);
   read_optional(in, "memcpy_gbps", t.memcpy_gbps);
   read_optional(in, "cublas_gflops", t.cublas_gflops);
+  read_optional(in, "ceiling", t.ceiling);
+  read_optional(in, "ceiling_name", t.ceiling_name);
+  read_optional(in, "verified_calls", t.verified_calls);
   if (auto it = in.find("health"); it != in.end() && !it->is_null()) {
     GpuHealth h;
     read_optional(*it, "checked", h.checked);

@@ -70,6 +70,36 @@ TEST(Record, RoundTripsEveryField) {
   EXPECT_FALSE(std::filesystem::exists(record_path(dir, written.check).string() + ".tmp"));
 }
 
+// A speed figure beyond the GPU's ceiling: the verdict and the ceiling's figures survive a file,
+// and a record from before them reads as "unknown ceiling, nothing verified".
+TEST(Record, RoundTripsAnImplausibleSpeedWithItsCeiling) {
+  const auto dir = fresh_dir("implausible");
+  auto written = full_record();
+  written.verdict = Verdict::implausible;
+  written.timing->ceiling = 66900;
+  written.timing->ceiling_name = "this GPU's FP32 peak (132 SMs x 1980 MHz x 128 lanes x 2)";
+  written.timing->verified_calls = 12;
+  write_record(dir, written);
+  const auto read = read_record(record_path(dir, written.check));
+  EXPECT_EQ(nlohmann::json(read), nlohmann::json(written));
+  EXPECT_EQ(read.verdict, Verdict::implausible);
+  ASSERT_TRUE(read.timing.has_value());
+  EXPECT_DOUBLE_EQ(read.timing->ceiling, 66900);
+  EXPECT_EQ(read.timing->ceiling_name, written.timing->ceiling_name);
+  EXPECT_EQ(read.timing->verified_calls, 12);
+  EXPECT_EQ(nlohmann::json(read)["verdict"], "implausible");
+  EXPECT_EQ(verdict_from_string("implausible"), Verdict::implausible);
+  EXPECT_EQ(verdict_class(Verdict::implausible), VerdictClass::failed);
+
+  std::ofstream(dir / "old.json") << R"({"schema": 1, "check": "A.Speed", "verdict": "pass",
+      "timing": {"size": "4096", "rate_unit": "GB/s", "rate": 1450}})";
+  const auto old = read_record(dir / "old.json");
+  ASSERT_TRUE(old.timing.has_value());
+  EXPECT_EQ(old.timing->ceiling, 0);
+  EXPECT_EQ(old.timing->ceiling_name, "");
+  EXPECT_EQ(old.timing->verified_calls, 0);
+}
+
 TEST(Record, MalformedFilesGiveAnErrorNamingTheFile) {
   const auto dir = fresh_dir("malformed");
   const auto file = dir / "Bad.Check.json";

@@ -28,7 +28,10 @@ enum class Verdict {
   inconclusive,
   not_measured,
   not_run,
-  not_attempted
+  not_attempted,
+  // A speed figure beyond what this GPU can physically do (its FP32 peak, its memory bandwidth):
+  // the kernel skipped work the trusted side could not see; no points, never ranked.
+  implausible
 };
 
 std::string_view to_string(Verdict verdict);
@@ -36,8 +39,8 @@ std::string_view to_string(Verdict verdict);
 std::string_view verdict_words(Verdict verdict);
 Verdict verdict_from_string(std::string_view text);  // throws RecordError
 
-// What a verdict means for a grade: pass is passed; fail, error, inconclusive and not_run are
-// failed; skipped, not_measured and not_attempted are not judged (they earn nothing and fail
+// What a verdict means for a grade: pass is passed; fail, error, inconclusive, not_run and
+// implausible are failed; skipped, not_measured and not_attempted are not judged (they earn nothing and fail
 // nothing). labgrade's verdict table (grader/batch/verdict_table.hpp) and the exports use it.
 enum class VerdictClass { passed, failed, not_judged };
 VerdictClass verdict_class(Verdict verdict);
@@ -158,6 +161,12 @@ struct Timing {
   double bytes = 0;
   double memcpy_gbps = 0;    // cudaMemcpy device to device, read + write
   double cublas_gflops = 0;  // cuBLAS SGEMM FP32 at the same shape
+  // The physical ceiling of `rate` on this device (0: unknown): the FP32 FMA peak for GFLOP/s,
+  // the memory bandwidth for GB/s (harness/ceiling.hpp says how each is found).
+  double ceiling = 0;
+  std::string ceiling_name;  // "this GPU's FP32 peak (...)", for the words of a figure beyond it
+  // Timed calls whose output the trusted side verified (each on inputs drawn for that call).
+  int verified_calls = 0;
   std::optional<GpuHealth> health;
 };
 

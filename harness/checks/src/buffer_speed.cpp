@@ -1,5 +1,7 @@
 // Speed of a buffers-in, buffer-out lab as a share of a reference (cudaMemcpy's bandwidth by
-// default), at a size whose output is verified on the GPU before and after the timed runs.
+// default). Every timed call works on inputs drawn for it and a poisoned output, and its output
+// is verified on the GPU after it (harness/timing.hpp says why); the first inputs are verified
+// before the timed calls and once more after them, whole (guards and inputs too).
 #include <algorithm>
 #include <memory>
 
@@ -16,45 +18,70 @@ namespace harness {
 
 namespace {
 
-// The expected output of the timed size, on the GPU: from the lab's device reference, or from
-// the inputs copied back and the CPU reference.
-struct DeviceExpected {
-  std::unique_ptr<DeviceBuffer> values;
-  std::unique_ptr<DeviceBuffer> tolerance;  // null: exact
+// The expected output of the inputs the buffers hold now, on the GPU: from the lab's device
+// reference, or from the inputs copied back and the CPU reference. Made again after each draw.
+class DeviceExpected {
+ public:
+  DeviceExpected(const BufferLab& lab, CaseBuffers& buffers, const CaseSize& size)
+      : lab_(lab),
+        buffers_(buffers),
+        size_(size),
+        values_("expected", buffers.output().size(), 0),
+        tolerance_("tolerance", buffers.output().size(), 0) {
+    compute();
+  }
+
+  void compute() {
+    if (lab_.device_reference()) {
+      auto args = buffers_.args();
+      args.output = values_.data();
+      exact_ = !lab_.device_reference()(args, values_.data(), tolerance_.data());
+      CUDA_CHECK(cudaDeviceSynchronize());
+      return;
+    }
+    CaseData data;
+    data.size = size_;
+    for (const auto& input : buffers_.inputs()) data.inputs.push_back(input->download());
+    const auto host = lab_.expected(data);
+    values_.upload(host.values);
+    exact_ = host.tolerance.empty();
+    if (!exact_) tolerance_.upload(host.tolerance);
+  }
+
+  // The output against these values (NaN never passes).
+  DeviceComparison compare(const DeviceBuffer& out) const {
+    return compare_on_device(values_.data(), out.data(), exact_ ? nullptr : tolerance_.data(), 1.0,
+                             out.size());
+  }
+  float expected_at(long long index) const { return element_on_device(values_.data(), index); }
+  bool exact() const { return exact_; }
+
+ private:
+  const BufferLab& lab_;
+  CaseBuffers& buffers_;
+  CaseSize size_;
+  DeviceBuffer values_;
+  DeviceBuffer tolerance_;
+  bool exact_ = true;
 };
 
-DeviceExpected expected_on_device(const BufferLab& lab, CaseBuffers& buffers,
-                                  const CaseSize& size) {
-  const auto count = buffers.output().size();
-  DeviceExpected expected{std::make_unique<DeviceBuffer>("expected", count, 0),
-                          std::make_unique<DeviceBuffer>("tolerance", count, 0)};
-  if (lab.device_reference()) {
-    auto args = buffers.args();
-    args.output = expected.values->data();
-    const bool tolerant =
-        lab.device_reference()(args, expected.values->data(), expected.tolerance->data());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    if (!tolerant) expected.tolerance.reset();
-    return expected;
-  }
-  CaseData data;
-  data.size = size;
-  for (const auto& input : buffers.inputs()) data.inputs.push_back(input->download());
-  const auto host = lab.expected(data);
-  expected.values->upload(host.values);
-  if (host.tolerance.empty()) {
-    expected.tolerance.reset();
-  } else {
-    expected.tolerance->upload(host.tolerance);
-  }
-  return expected;
+// "at (row, col): expected E, got G", for the first wrong element of the output.
+std::string first_wrong_element(const BufferLab& lab, const CaseSize& size,
+                                 const DeviceExpected& expected, const DeviceBuffer& out,
+                                 const DeviceComparison& found) {
+  const long long cols = std::max<long long>(1, lab.output().shape(size).cols);
+  const long long index = found.first_mismatch;
+  return fmt::format("at ({}, {}): expected {}, got {} ({} of {} elements wrong)", index / cols,
+                     index % cols, expected.expected_at(index), element_on_device(out.data(), index),
+                     found.mismatches, out.size());
 }
 
-// Why the output is wrong (empty when right): compared on the GPU, guards, inputs unchanged.
-class TimedOutputCheck {
+// Why the output of the first inputs is wrong (empty when right): compared on the GPU, guards,
+// inputs unchanged.
+class WholeOutputCheck {
  public:
-  TimedOutputCheck(const BufferLab& lab, CaseBuffers& buffers, const CaseSize& size)
-      : buffers_(buffers), expected_(expected_on_device(lab, buffers, size)) {
+  WholeOutputCheck(const BufferLab& lab, CaseBuffers& buffers, const CaseSize& size)
+      : lab_(lab), buffers_(buffers), size_(size), expected_(lab, buffers, size) {
     for (const auto& input : buffers.inputs()) {
       originals_.push_back(device_copy(*input, input->name() + " as it was"));
     }
@@ -62,11 +89,9 @@ class TimedOutputCheck {
 
   std::string wrong() const {
     const auto& out = buffers_.output();
-    const float* tolerance = expected_.tolerance ? expected_.tolerance->data() : nullptr;
-    const auto found =
-        compare_on_device(expected_.values->data(), out.data(), tolerance, 1.0, out.size());
-    if (found.mismatches > 0) {
-      return fmt::format("{} of {} elements of {} wrong", found.mismatches, out.size(), out.name());
+    if (const auto found = expected_.compare(out); found.mismatches > 0) {
+      return fmt::format("{} wrong {}", out.name(),
+                         first_wrong_element(lab_, size_, expected_, out, found));
     }
     if (!out.check_guards(1).empty()) return fmt::format("wrote outside {}", out.name());
     for (std::size_t i = 0; i < originals_.size(); ++i) {
@@ -81,12 +106,14 @@ class TimedOutputCheck {
 
   // The output's digest for the grader, for a lab compared exactly.
   std::string digest() const {
-    if (expected_.tolerance) return {};
+    if (!expected_.exact()) return {};
     return output_digest_on_device(buffers_.output().data(), buffers_.output().size());
   }
 
  private:
+  const BufferLab& lab_;
   CaseBuffers& buffers_;
+  CaseSize size_;
   DeviceExpected expected_;
   std::vector<std::unique_ptr<DeviceBuffer>> originals_;
 };
@@ -108,18 +135,18 @@ void check_speed(Check& check, const BufferLab& lab, const SpeedOptions& options
   timing_options.repetitions = check.spec().param<int>("repetitions");
 
   CaseBuffers buffers(lab, size);
-  buffers.fill_on_device(check.seed_for("input"));
-  const TimedOutputCheck output(lab, buffers, size);
+  const auto first_seed = check.seed_for("input");
+  buffers.fill_on_device(first_seed);
+  const WholeOutputCheck whole(lab, buffers, size);
   const auto call = lab.call_text(size);
   const auto args = buffers.args();
   lab.run(args);
   synchronize_after(call);
-  if (const auto wrong = output.wrong(); !wrong.empty()) {
+  if (const auto wrong = whole.wrong(); !wrong.empty()) {
     check.set_verdict(Verdict::fail,
                       fmt::format("{} is wrong ({}), so its speed is not graded", call, wrong));
     return;
   }
-  buffers.output().poison();
 
   // The reference's own output, so that it never writes where the student's is checked.
   std::unique_ptr<DeviceBuffer> reference_out;
@@ -137,17 +164,56 @@ void check_speed(Check& check, const BufferLab& lab, const SpeedOptions& options
     reference =
         memcpy_reference(largest->data(), reference_out->data(), largest->size() * sizeof(float));
   }
+  reference.before = [&] { reference_out->poison(); };
+
+  // Fresh work for every timed call: new inputs each round (the reference works on them too),
+  // the expected output made from them on the GPU, the student's output poisoned before its call
+  // and compared whole after it.
+  DeviceExpected expected(lab, buffers, size);
+  int draws = 0;
+  timing_options.draw_inputs = [&] {
+    buffers.fill_on_device(check.seed_for(fmt::format("input, timed round {}", ++draws)));
+    expected.compute();
+  };
+  int calls = 0;
   const double work = options.work ? options.work(size) : bytes_of_every_buffer(lab, size);
-  const TimedWork student{lab.name(), [&] { lab.run(args); }, work};
-  auto timing = measure_rounds(lab.case_label(size), options.rate_unit, student, reference,
-                               timing_options, check.spec().rounds());
-  synchronize_after(call);
-  if (const auto wrong = output.wrong(); !wrong.empty()) {
-    check.set_verdict(Verdict::fail,
-                      fmt::format("{} was wrong in the timed runs ({})", call, wrong));
+  TimedWork student{lab.name(), [&] { lab.run(args); }, work};
+  student.before = [&] { buffers.output().poison(); };
+  student.verify = [&]() -> std::string {
+    ++calls;
+    const auto& out = buffers.output();
+    if (const auto found = expected.compare(out); found.mismatches > 0) {
+      return fmt::format(
+          "the {} timed call of {} left {} wrong {}: every timed call gets new inputs and an "
+          "output set to NaN, so each must do the whole work",
+          ordinal(calls), call, out.name(), first_wrong_element(lab, size, expected, out, found));
+    }
+    if (!out.check_guards(1).empty()) {
+      return fmt::format("the {} timed call of {} wrote outside {}", ordinal(calls), call,
+                         out.name());
+    }
+    return {};
+  };
+  Timing timing;
+  try {
+    timing = measure_rounds(lab.case_label(size), options.rate_unit, student, reference,
+                            timing_options, check.spec().rounds());
+  } catch (const WrongTimedCall& wrong) {
+    check.set_verdict(Verdict::fail, wrong.what());
     return;
   }
-  timing.output_digest = output.digest();
+
+  // The first inputs again, and one more call checked whole: the output's digest for the grader.
+  buffers.fill_on_device(first_seed);
+  buffers.output().poison();
+  lab.run(args);
+  synchronize_after(call);
+  if (const auto wrong = whole.wrong(); !wrong.empty()) {
+    check.set_verdict(Verdict::fail,
+                      fmt::format("{} was wrong after the timed runs ({})", call, wrong));
+    return;
+  }
+  timing.output_digest = whole.digest();
   judge_share(check, timing, threshold, max_spread);
 }
 

@@ -23,6 +23,7 @@ LABS_HOST_DEVICE inline std::uint32_t bits_of(float value) {
 
 struct Totals {
   unsigned long long mismatches;
+  unsigned long long first_mismatch;  // the lowest wrong index; ~0 when none
   unsigned long long digest;    // sums modulo 2^64, as the host's output_digest
   unsigned int max_error_bits;  // non-negative floats order like their bits
   unsigned int max_tolerance_bits;
@@ -31,6 +32,7 @@ struct Totals {
 __global__ void compare_kernel(const float* expected, const float* got, const float* tolerance,
                                double scale, std::size_t count, Totals* totals) {
   unsigned long long mismatches = 0;
+  unsigned long long first = ~0ull;
   unsigned long long digest = 0;
   float max_error = 0;
   float max_tolerance = 0;
@@ -40,19 +42,28 @@ __global__ void compare_kernel(const float* expected, const float* got, const fl
     digest += digest_term(i, bits_of(have));
     if (!std::isfinite(have)) {
       ++mismatches;
+      first = first < i ? first : i;
       continue;
     }
     const double error = fabs(static_cast<double>(have) - expected[i]);
     max_error = fmaxf(max_error, static_cast<float>(error));
+    bool wrong = false;
     if (tolerance) {
       const float bound = static_cast<float>(scale * tolerance[i]);
       max_tolerance = fmaxf(max_tolerance, bound);
-      if (!(error <= bound)) ++mismatches;
-    } else if (have != expected[i]) {
+      wrong = !(error <= bound);
+    } else {
+      wrong = have != expected[i];
+    }
+    if (wrong) {
       ++mismatches;
+      first = first < i ? first : i;
     }
   }
-  if (mismatches) atomicAdd(&totals->mismatches, mismatches);
+  if (mismatches) {
+    atomicAdd(&totals->mismatches, mismatches);
+    atomicMin(&totals->first_mismatch, first);
+  }
   atomicAdd(&totals->digest, digest);
   atomicMax(&totals->max_error_bits, bits_of(max_error));
   atomicMax(&totals->max_tolerance_bits, bits_of(max_tolerance));
@@ -117,15 +128,23 @@ class DeviceScalar {
 DeviceComparison compare_on_device(const float* expected, const float* got, const float* tolerance,
                                    double scale, std::size_t count) {
   DeviceScalar<Totals> totals;
+  CUDA_CHECK(cudaMemset(&totals.get()->first_mismatch, 0xff, sizeof(unsigned long long)));
   compare_kernel<<<kBlocks, kThreads>>>(expected, got, tolerance, scale, count, totals.get());
   CUDA_CHECK(cudaGetLastError());
   const Totals read = totals.read();
   DeviceComparison comparison;
   comparison.mismatches = static_cast<long long>(read.mismatches);
+  comparison.first_mismatch = read.mismatches ? static_cast<long long>(read.first_mismatch) : -1;
   comparison.max_abs_error = from_bits(read.max_error_bits);
   comparison.max_tolerance = tolerance ? from_bits(read.max_tolerance_bits) : 0.0;
   comparison.digest = format_digest(read.digest);
   return comparison;
+}
+
+float element_on_device(const float* values, long long index) {
+  float value = 0;
+  CUDA_CHECK(cudaMemcpy(&value, values + index, sizeof value, cudaMemcpyDeviceToHost));
+  return value;
 }
 
 long long count_differences_on_device(const float* a, const float* b, std::size_t count) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/ceiling.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/diagnose.hpp"
 #include "harness/gpu_health.hpp"
@@ -29,15 +30,27 @@ std::vector<Timing> measure_against_each(const std::string& size, const std::str
                                          const TimedWork& student,
                                          const std::vector<TimedWork>& references,
                                          const TimingOptions& options) {
-  // The references first in each round; all see the same flushed cache and the same clocks.
-  std::vector<std::function<void()>> functions;
-  for (const auto& reference : references) functions.push_back(reference.run);
-  functions.push_back(student.run);
+  // The references first in each round; all see the same flushed cache and the same clocks,
+  // and the same inputs (drawn anew each round: options.draw_inputs).
+  std::vector<TimedCall> functions;
+  for (const auto& reference : references) {
+    functions.push_back({reference.run, reference.before, reference.verify});
+  }
+  functions.push_back({student.run, student.before, student.verify});
   const auto bus_id = current_pci_bus_id();
   const auto before = sample_gpu_health(bus_id);
   const auto measured = time_alternating(functions, options);
   const auto after = sample_gpu_health(bus_id);
   const auto& own = measured.back();
+  // A copy timed in the same run raises the bandwidth roof where it beats the DRAM's figure.
+  double measured_gbps = 0;
+  if (rate_unit == "GB/s") {
+    for (std::size_t r = 0; r < references.size(); ++r) {
+      measured_gbps =
+          std::max(measured_gbps, references[r].work / (measured[r].median_ms * 1e-3) / 1e9);
+    }
+  }
+  const auto ceiling = ceiling_of(rate_unit, current_device_roof_facts(), measured_gbps);
   std::vector<Timing> timings;
   for (std::size_t r = 0; r < references.size(); ++r) {
     const auto& ref = measured[r];
@@ -56,6 +69,9 @@ std::vector<Timing> measure_against_each(const std::string& size, const std::str
     t.reference_rate = references[r].work / (ref.median_ms * 1e-3) / 1e9;
     t.ratio = t.reference_rate > 0 ? t.rate / t.reference_rate : 0;
     t.health = judge_gpu_health(before, after);
+    t.verified_calls = own.verified_calls;
+    t.ceiling = ceiling.rate;
+    t.ceiling_name = ceiling.name;
     timings.push_back(std::move(t));
   }
   return timings;
@@ -76,7 +92,9 @@ Timing combine_rounds(const std::vector<Timing>& measured) {
   std::sort(by_ratio.begin(), by_ratio.end(),
             [](const Timing& a, const Timing& b) { return a.ratio < b.ratio; });
   Timing t = by_ratio[(by_ratio.size() - 1) / 2];
+  t.verified_calls = 0;
   for (const auto& m : measured) {
+    t.verified_calls += m.verified_calls;
     t.spread = std::max(t.spread, m.spread);
     t.reference_spread = std::max(t.reference_spread, m.reference_spread);
     t.min_ms = std::min(t.min_ms, m.min_ms);
@@ -125,6 +143,11 @@ void judge_speed(Check& check, const Timing& timing, double threshold, double ma
   Timing judged = timing;
   judged.threshold = threshold;
   check.set_timing(judged);
+  // Before noise or health: a figure no GPU can reach is never passed, nor called a busy GPU.
+  if (auto implausible = beyond_ceiling(judged)) {
+    check.set_verdict(Verdict::implausible, std::move(*implausible));
+    return;
+  }
   const double spread = std::max(timing.spread, timing.reference_spread);
   if (spread > max_spread) {
     check.set_verdict(Verdict::inconclusive,
@@ -168,7 +191,29 @@ void judge_speed(Check& check, const Timing& timing, double threshold, double ma
 void judge_share(Check& check, const Timing& timing, double threshold, double max_spread) {
   judge_speed(check, timing, threshold, max_spread);
   const double full = check.spec().full_points_at_share;
-  if (full > 0) check.set_fraction(std::clamp(timing.ratio / full, 0.0, 1.0));
+  if (beyond_ceiling(timing)) {
+    check.set_fraction(0);
+  } else if (full > 0) {
+    check.set_fraction(std::clamp(timing.ratio / full, 0.0, 1.0));
+  }
+}
+
+DeviceRoofFacts current_device_roof_facts() {
+  DeviceRoofFacts facts;
+#ifndef LABS_EMULATION
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return facts;
+  const auto read = [&](cudaDeviceAttr attribute, int& into) {
+    if (cudaDeviceGetAttribute(&into, attribute, device) != cudaSuccess) into = 0;
+  };
+  read(cudaDevAttrMultiProcessorCount, facts.sm_count);
+  read(cudaDevAttrClockRate, facts.sm_clock_khz);
+  read(cudaDevAttrComputeCapabilityMajor, facts.compute_major);
+  read(cudaDevAttrComputeCapabilityMinor, facts.compute_minor);
+  read(cudaDevAttrMemoryClockRate, facts.memory_clock_khz);
+  read(cudaDevAttrGlobalMemoryBusWidth, facts.memory_bus_bits);
+#endif
+  return facts;
 }
 
 TimedWork memcpy_reference(const float* source, float* destination, std::size_t bytes) {

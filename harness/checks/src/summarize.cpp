@@ -33,3 +33,18 @@ Measurement summarize(std::vector<double> samples_ms) {
 }
 
 }  // namespace harness
+
+namespace harness {
+
+std::string ordinal(int n) {
+  const int last_two = n % 100;
+  const int last = n % 10;
+  const char* suffix = (last_two >= 11 && last_two <= 13) ? "th"
+                       : last == 1                        ? "st"
+                       : last == 2                        ? "nd"
+                       : last == 3                        ? "rd"
+                                                          : "th";
+  return std::to_string(n) + suffix;
+}
+
+}  // namespace harness

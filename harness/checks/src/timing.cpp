@@ -71,17 +71,17 @@ class EventPair {
 
 }  // namespace
 
-std::vector<Measurement> time_alternating(const std::vector<std::function<void()>>& functions,
+std::vector<Measurement> time_alternating(const std::vector<TimedCall>& functions,
                                           const TimingOptions& options) {
 #ifndef LABS_EMULATION
-  TimingSession student_session;  // one launcher call per distinct call, replayed in place
+  TimingSession student_session;  // one launcher call per distinct call, replayed each time
 #endif
   L2Flusher flusher;
   EventPair events;
   const auto warmup_start = std::chrono::steady_clock::now();
   for (int round = 0; round < std::max(1, options.warmup); ++round) {
     for (const auto& function : functions) {
-      function();
+      function.run();
       CUDA_CHECK(cudaGetLastError());
     }
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -91,20 +91,31 @@ std::vector<Measurement> time_alternating(const std::vector<std::function<void()
   }
 
   std::vector<std::vector<double>> samples(functions.size());
+  std::vector<int> verified(functions.size(), 0);
   const auto all_steady = [&] {
     return std::all_of(samples.begin(), samples.end(), [&](const std::vector<double>& s) {
       return summarize(s).spread() <= options.target_spread;
     });
   };
   for (int round = 0; round < std::max(1, options.repetitions); ++round) {
+    if (options.draw_inputs) options.draw_inputs();
     for (std::size_t f = 0; f < functions.size(); ++f) {
+      const auto& function = functions[f];
+      if (function.before) function.before();
       if (options.flush_l2) flusher.flush();
-      samples[f].push_back(events.time_ms(functions[f]));
+      samples[f].push_back(events.time_ms(function.run));
+      if (function.verify) {
+        if (auto wrong = function.verify(); !wrong.empty()) throw WrongTimedCall(wrong);
+        ++verified[f];
+      }
     }
     if (options.target_spread > 0 && round + 1 >= options.min_repetitions && all_steady()) break;
   }
   std::vector<Measurement> measurements;
-  for (auto& s : samples) measurements.push_back(summarize(std::move(s)));
+  for (std::size_t f = 0; f < samples.size(); ++f) {
+    measurements.push_back(summarize(std::move(samples[f])));
+    measurements.back().verified_calls = verified[f];
+  }
   return measurements;
 }
 

@@ -9,6 +9,7 @@
 #include "harness/check.hpp"
 #include "harness/contract.hpp"
 #include "harness/sanitizer.hpp"
+#include "harness/speed.hpp"
 
 namespace harness {
 namespace {
@@ -103,6 +104,55 @@ TEST(EmulatedFindings, ARaceFailsACorrectnessCheckWithItsOwnWords) {
             "the CPU emulation found an access outside the memory it was given: kernel.cu:18 (K), "
             "thread (0,2,0) of block (0,0,0): invalid read");
   EXPECT_TRUE(take_memory_errors().empty()) << "taken by the check";
+}
+
+// judge_share on a figure beyond the GPU's FP32 peak: implausible, no points, whatever its share,
+// and never "inconclusive" for a wide spread; an honest figure keeps its share of the points.
+CheckSpec share_spec() {
+  CheckSpec spec;
+  spec.id = "Sgemm.ShareAt4096";
+  spec.kind = "speed";
+  spec.title = "share of cuBLAS";
+  spec.points = 25;
+  spec.full_points_at_share = 0.75;
+  return spec;
+}
+
+Timing lab8_timing(double rate) {
+  Timing t;
+  t.size = "4096x4096 * 4096x4096";
+  t.rate_unit = "GFLOP/s";
+  t.rate = rate;
+  t.reference_name = "cuBLAS SGEMM (FP32)";
+  t.reference_rate = 51500;
+  t.ratio = rate / t.reference_rate;
+  t.ceiling = 66908;
+  t.ceiling_name = "this GPU's FP32 peak (132 SMs x 1980 MHz x 128 lanes x 2 = 66.9 TFLOP/s)";
+  return t;
+}
+
+TEST(JudgeSpeed, AFigureBeyondTheFp32PeakIsImplausibleAndEarnsNothing) {
+  const auto spec = share_spec();  // Check keeps a reference to its spec
+  Check check(spec);
+  auto timing = lab8_timing(2771841);  // the 5382% of cuBLAS
+  timing.spread = 0.2;                  // noisy too: still not "inconclusive"
+  judge_share(check, timing, 0.01, 0.03);
+  const auto r = check.finish(0.0);
+  EXPECT_EQ(r.verdict, Verdict::implausible);
+  EXPECT_EQ(r.points, 0);
+  EXPECT_NE(r.reason.find("beyond this GPU's FP32 peak"), std::string::npos) << r.reason;
+  ASSERT_TRUE(r.timing.has_value());
+  EXPECT_DOUBLE_EQ(r.timing->ceiling, 66908);
+}
+
+TEST(JudgeSpeed, AnHonestFigureKeepsItsShare) {
+  const auto spec = share_spec();
+  Check check(spec);
+  judge_share(check, lab8_timing(0.6 * 51500), 0.01, 0.03);
+  const auto r = check.finish(0.0);
+  EXPECT_EQ(r.verdict, Verdict::pass);
+  EXPECT_NEAR(r.points, 20, 0.01) << "fraction " << r.fraction << " of " << r.max_points << ": "
+                                  << r.reason;  // 60% of cuBLAS, full points at 75%
 }
 
 }  // namespace

@@ -31,3 +31,15 @@ TEST(Summarize, NoSamplesIsAnError) { EXPECT_THROW(summarize({}), std::invalid_a
 
 }  // namespace
 }  // namespace harness
+
+TEST(Ordinal, CountsTimedCallsInWords) {
+  EXPECT_EQ(harness::ordinal(1), "1st");
+  EXPECT_EQ(harness::ordinal(2), "2nd");
+  EXPECT_EQ(harness::ordinal(3), "3rd");
+  EXPECT_EQ(harness::ordinal(7), "7th");
+  EXPECT_EQ(harness::ordinal(11), "11th");
+  EXPECT_EQ(harness::ordinal(12), "12th");
+  EXPECT_EQ(harness::ordinal(13), "13th");
+  EXPECT_EQ(harness::ordinal(21), "21st");
+  EXPECT_EQ(harness::ordinal(112), "112th");
+}

@@ -222,17 +222,19 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
     judge_share(check, judged, threshold, max_spread);
     return;
   }
-  TimingOptions options;
-  options.repetitions = check.spec().param<int>("repetitions");
-
   auto a = DeviceBuffer::matrix("A", shape.m, shape.k);
   auto b = DeviceBuffer::matrix("B", shape.k, shape.n);
   auto c = DeviceBuffer::matrix("C", shape.m, shape.n);
   DeviceBuffer expected("expected C", c.size(), 0);
   DeviceBuffer reference_c("reference C", c.size(), 0);
   // Filled on the GPU: drawing 2 x 4096^2 numbers on the host took longer than the timing.
-  a.fill_random_integers(check.seed_for("input A"));
-  b.fill_random_integers(check.seed_for("input B"));
+  // Small integers: every product and sum is exact in FP32, in any order, so the student's C is
+  // compared exactly with the references'.
+  const auto draw = [&](const std::string& name) {
+    a.fill_random_integers(check.seed_for(name + " A"));
+    b.fill_random_integers(check.seed_for(name + " B"));
+  };
+  draw("input");
   cublas_matmul(a.data(), b.data(), expected.data(), shape);
   CUDA_CHECK(cudaDeviceSynchronize());
 
@@ -250,18 +252,54 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
     check.set_verdict(Verdict::fail, reasons.before_timing);
     return;
   }
-  c.poison();
 
-  const TimedWork student{lab.name, [&] { launch(a.data(), b.data(), c.data()); }, shape.flops()};
+  // Fresh work for every timed call: new A and B each round (the references multiply them
+  // too, into reference C, which is then the expected product), C set to NaN before the
+  // student's call and compared whole after it.
   std::vector<SpeedReference> kinds{reference};
   const bool for_later = timed_by_another(check.spec().id);
   if (for_later) {
     kinds.push_back(reference == SpeedReference::naive ? SpeedReference::cublas
                                                        : SpeedReference::naive);
   }
-  const auto timings = measure_rounds_each(shape.label(), "GFLOP/s", student,
-                                           speed_references(kinds, a, b, reference_c, shape),
-                                           options, check.spec().rounds());
+  auto references = speed_references(kinds, a, b, reference_c, shape);
+  for (auto& timed : references) timed.before = [&] { reference_c.poison(); };
+  TimingOptions options;
+  options.repetitions = check.spec().param<int>("repetitions");
+  int draws = 0;
+  options.draw_inputs = [&] { draw(fmt::format("input, timed round {}", ++draws)); };
+  int calls = 0;
+  TimedWork student{lab.name, [&] { launch(a.data(), b.data(), c.data()); }, shape.flops()};
+  student.before = [&] { c.poison(); };
+  student.verify = [&]() -> std::string {
+    ++calls;
+    const auto found = compare_on_device(reference_c.data(), c.data(), nullptr, 1.0, c.size());
+    if (found.mismatches == 0) {
+      return c.check_guards(1).empty()
+                 ? std::string()
+                 : fmt::format("the {} timed call of {} wrote outside C", ordinal(calls), call);
+    }
+    const long long index = found.first_mismatch;
+    return fmt::format(
+        "the {} timed call of {} left C wrong at ({}, {}): expected {}, got {} ({} of {} "
+        "elements wrong): every timed call gets new A and B and a C set to NaN, so each must "
+        "do the whole product",
+        ordinal(calls), call, index / shape.n, index % shape.n,
+        element_on_device(reference_c.data(), index), element_on_device(c.data(), index),
+        found.mismatches, c.size());
+  };
+  std::vector<Timing> timings;
+  try {
+    timings = measure_rounds_each(shape.label(), "GFLOP/s", student, references, options,
+                                  check.spec().rounds());
+  } catch (const WrongTimedCall& wrong) {
+    check.set_verdict(Verdict::fail, wrong.what());
+    return;
+  }
+  // The first A and B again, and one more call checked whole: the product's digest.
+  draw("input");
+  c.poison();
+  launch(a.data(), b.data(), c.data());
   synchronize_after(call);
   if (!product_right()) {
     check.set_verdict(Verdict::fail, reasons.in_timed_runs);

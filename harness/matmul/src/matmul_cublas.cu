@@ -132,7 +132,7 @@ Roofs measure_roofs(const float* a, const float* b, float* c, const MatmulShape&
     DeviceBuffer to("bandwidth target", kBytes / sizeof(float), 0);
     const auto copy = memcpy_reference(from.data(), to.data(), kBytes);
     const auto blas = cublas_reference(a, b, c, shape);
-    const auto measured = time_alternating({copy.run, blas.run}, options);
+    const auto measured = time_alternating({{copy.run}, {blas.run}}, options);
     roofs.memcpy_gbps = copy.work / (measured[0].median_ms * 1e-3) / 1e9;
     roofs.cublas_gflops = blas.work / (measured[1].median_ms * 1e-3) / 1e9;
   } catch (const std::exception&) {

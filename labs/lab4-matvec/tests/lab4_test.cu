@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "harness/buffer_checks.hpp"
+#include "harness/cuda_check.hpp"
 #include "harness/matmul.hpp"
 #include "harness/student_call.hpp"
 #include "lab4.h"
@@ -47,6 +48,41 @@ MatmulProblem product_of(const harness::CaseData& data, Fill fill) {
   return problem;
 }
 
+// A = B * C on the GPU, for the speed checks' n = 16384, where every timed call has new inputs and
+// its output is verified: a warp per row, in double (exact for the integer inputs those checks
+// draw; for reals, each row's bound gamma_n * sum |B_ij C_j| plus half an ulp, as for a sum).
+__global__ void matvec_reference_kernel(const float* B, const float* C, float* A, float* bound,
+                                        int n) {
+  const int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (row >= n) return;
+  double sum = 0, magnitude = 0;
+  for (int j = lane; j < n; j += 32) {
+    const double term = static_cast<double>(B[static_cast<long long>(row) * n + j]) * C[j];
+    sum += term;
+    magnitude += fabs(term);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    magnitude += __shfl_down_sync(0xffffffffu, magnitude, offset);
+  }
+  if (lane == 0) {
+    const double u = 0x1p-24, k = n;
+    A[row] = static_cast<float>(sum);
+    bound[row] = static_cast<float>(k * u / (1 - k * u) * magnitude + u * fabs(sum)) * 1.0001f;
+  }
+}
+
+bool matvec_on_device(const harness::DeviceArgs& a, float* expected, float* tolerance,
+                      Fill fill) {
+  constexpr int kThreads = 256;
+  const long long threads = 32LL * a.n();
+  matvec_reference_kernel<<<static_cast<unsigned>((threads + kThreads - 1) / kThreads),
+                            kThreads>>>(a.in(0), a.in(1), expected, tolerance, a.n());
+  CUDA_CHECK(cudaGetLastError());
+  return fill == Fill::reals;  // integers: exact
+}
+
 // matvec(A, B, C, n): A = B * C, exact on integers, within the product's tolerance on reals
 // (derived from n; large products come from cuBLAS). A wrong A is diagnosed as a product of B
 // and C. Cases are labelled "integers 100x100 * 100x1".
@@ -61,6 +97,9 @@ harness::BufferLab matvec_lab(Fill fill, MatvecLauncher launcher = matvec,
       .reference([fill](const harness::CaseData& data) {
         auto expected = harness::expected_product(product_of(data, fill));
         return harness::Expected{std::move(expected.c), std::move(expected.tolerance)};
+      })
+      .device_reference([fill](const harness::DeviceArgs& a, float* expected, float* tolerance) {
+        return matvec_on_device(a, expected, tolerance, fill);
       })
       .label([fill](const harness::CaseSize& size) {
         const int n = static_cast<int>(size.n());

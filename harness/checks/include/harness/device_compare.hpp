@@ -11,6 +11,7 @@ namespace harness {
 
 struct DeviceComparison {
   long long mismatches = 0;  // NaN and Inf never pass
+  long long first_mismatch = -1;  // the lowest wrong index (-1: none)
   double max_abs_error = 0;  // over the finite elements
   double max_tolerance = 0;  // 0 for an exact comparison
   std::string digest;        // output_digest of `got` (compare.hpp): the same value
@@ -20,6 +21,9 @@ struct DeviceComparison {
 // |got - expected| <= float(scale * tolerance[i]) (as expected_product computes the bound).
 DeviceComparison compare_on_device(const float* expected, const float* got, const float* tolerance,
                                    double scale, std::size_t count);
+
+// The element at `index` of device memory, copied back (for a message about one element).
+float element_on_device(const float* values, long long index);
 
 // How many elements differ between two device buffers (NaN counts as different).
 long long count_differences_on_device(const float* a, const float* b, std::size_t count);

@@ -16,9 +16,15 @@ struct TimedWork {
   std::string name;
   std::function<void()> run;  // enqueues the work on the default stream
   double work = 0;            // bytes moved (GB/s) or floating-point operations (GFLOP/s)
+  // Around each timed call, outside the events (timing.hpp's TimedCall): poison the output
+  // before, verify it after. The student's work has both; a reference may have neither.
+  std::function<void()> before;
+  std::function<std::string()> verify;
 };
 
-// Times both and fills a Timing with rates in `rate_unit` per second (1e9 units).
+// Times both and fills a Timing with rates in `rate_unit` per second (1e9 units), the number of
+// the student's timed calls verified, and the figure's physical ceiling on this device
+// (harness/ceiling.hpp). Throws WrongTimedCall when a verified call was wrong.
 Timing measure_against(const std::string& size, const std::string& rate_unit,
                        const TimedWork& student, const TimedWork& reference,
                        const TimingOptions& options);
@@ -45,13 +51,15 @@ std::vector<Timing> measure_rounds_each(const std::string& size, const std::stri
                                         const std::vector<TimedWork>& references,
                                         const TimingOptions& options, int rounds);
 
-// Sets the check's timing and verdict: pass at ratio >= threshold; inconclusive (not failed) when
+// Sets the check's timing and verdict: implausible when the figure is beyond its physical
+// ceiling (whatever else holds); pass at ratio >= threshold; inconclusive (not failed) when
 // either measurement is too noisy to judge (a busy or throttling GPU), or when rounds disagree by
 // more than max_spread.
 void judge_speed(Check& check, const Timing& timing, double threshold, double max_spread);
 
 // judge_speed, then the points scaled by share (spec "full_points_at_share"): the check's
-// fraction is ratio / full_points_at_share, at most 1. Passing only needs `threshold`.
+// fraction is ratio / full_points_at_share, at most 1 (0 when implausible). Passing only needs
+// `threshold`.
 void judge_share(Check& check, const Timing& timing, double threshold, double max_spread);
 
 // cudaMemcpy device to device of `bytes` from `source` to `destination`: the bandwidth reference.

@@ -1,9 +1,18 @@
 // Honest timing: CUDA events around each call, warm-up first, the median of many, the L2 cache
 // flushed before every timed call, and the functions timed in alternation so that clock changes
 // and heat affect the student's kernel and the reference alike.
+//
+// Every timed call is fresh work: before each round of timed calls the trusted side may draw new
+// inputs (TimingOptions::draw_inputs), and around each call it poisons that function's output
+// and verifies it after (TimedCall::before, TimedCall::verify), all outside the timed events. A
+// kernel that keeps state between calls (a __device__ counter, a cache of its last answer, a
+// check of whether the output already holds numbers) meets inputs it has not seen and an output
+// that holds nothing, and a call that did less than the work is caught at that call.
 #pragma once
 
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace harness {
@@ -21,6 +30,26 @@ struct TimingOptions {
   int min_repetitions = 10;
   double target_spread = 0.02;  // 0: always run `repetitions` rounds
   bool flush_l2 = true;
+  // Called before every round of timed calls (not before warm-up), outside the events: draws the
+  // inputs that round's calls all work on, each round its own (null: the inputs stay).
+  std::function<void()> draw_inputs;
+};
+
+// One function timed in alternation with the others, and what the trusted side does around each
+// of its timed calls.
+struct TimedCall {
+  std::function<void()> run;  // enqueues the work on the default stream
+  // Before each timed call, outside the events (null: nothing): poisons the function's output,
+  // so that a call which skips work leaves it visibly unwritten.
+  std::function<void()> before;
+  // After each timed call, outside the events (null: not verified): why the output of that call
+  // is wrong (naming which call it was), empty when right.
+  std::function<std::string()> verify;
+};
+
+// A timed call whose output was wrong: the check fails with `what()` (it names the call).
+struct WrongTimedCall : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 struct Measurement {
@@ -30,15 +59,20 @@ struct Measurement {
   double max_ms = 0;
   double q1_ms = 0;
   double q3_ms = 0;
-  double spread() const;  // interquartile range over median: 0.02 means a tight measurement
+  int verified_calls = 0;  // timed calls whose output `verify` found right
+  double spread() const;   // interquartile range over median: 0.02 means a tight measurement
 };
 
 // Summary statistics of a set of samples (host-only; unit-tested).
 Measurement summarize(std::vector<double> samples_ms);
 
 // Times every function, taking turns: f0, f1, f0, f1, ... (see TimingOptions for how many rounds).
-// Each function must only enqueue GPU work on the default stream.
-std::vector<Measurement> time_alternating(const std::vector<std::function<void()>>& functions,
+// Each function must only enqueue GPU work on the default stream. Throws WrongTimedCall when a
+// verified call's output is wrong.
+std::vector<Measurement> time_alternating(const std::vector<TimedCall>& functions,
                                           const TimingOptions& options);
+
+// "1st", "2nd", "3rd", "11th", "22nd": how a message counts timed calls.
+std::string ordinal(int n);
 
 }  // namespace harness

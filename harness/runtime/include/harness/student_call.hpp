@@ -85,8 +85,9 @@ bool student_defines(const std::string& name);
 std::string student_device_code_file();
 
 // While a TimingSession lives, each distinct call asks the launcher once and later calls replay
-// the same launches on the same GPU buffers, without copying them in and out: what is timed is
-// the replay alone. The buffers are copied back when the session ends.
+// the same launches: what is timed is the replay alone. Each replay still copies the lab's
+// buffers in and out, outside the timed events, so every timed call sees the inputs and the
+// poisoned output the trusted side prepared for it, and leaves its output for verification.
 class TimingSession {
  public:
   TimingSession();

@@ -232,6 +232,7 @@ void Runtime::destroy_context() {
   spare_shadows_.clear();
   spare_bytes_ = 0;
   allocations_.clear();
+  l2_scratch_ = {};  // freed with the context
   if (events_[0]) events_ = {};
   if (context_) DRIVER(cuCtxDestroy)(context_);
   context_ = nullptr;
@@ -290,12 +291,12 @@ void Runtime::call(const std::string& name, const StudentArgs& args) {
     ops = ask(name, fake_args, call_text);
     if (timed) cached_[key] = CachedCall{ops, regions, call_text};
   }
-  for (const auto region : regions) copy_in(region, timed);
+  // A timed call too is copied in and out: between timed calls the trusted side draws new
+  // inputs and poisons the output in its own buffers, and verifies what each call left.
+  for (const auto region : regions) copy_in(region);
   replay(ops, call_text, timed);
-  if (!timed) {
-    for (const auto region : regions) copy_out(region);
-    trace(call_text + " replayed");
-  }
+  for (const auto region : regions) copy_out(region);
+  if (!timed) trace(call_text + " replayed");
 }
 
 nlohmann::json Runtime::ask(const std::string& name, const std::string& fake_args,
