@@ -40,8 +40,9 @@ std::string_view verdict_words(Verdict verdict);
 Verdict verdict_from_string(std::string_view text);  // throws RecordError
 
 // What a verdict means for a grade: pass is passed; fail, error, inconclusive, not_run and
-// implausible are failed; skipped, not_measured and not_attempted are not judged (they earn nothing and fail
-// nothing). labgrade's verdict table (grader/batch/verdict_table.hpp) and the exports use it.
+// implausible are failed; skipped, not_measured and not_attempted are not judged (they earn nothing
+// and fail nothing). labgrade's verdict table (grader/batch/verdict_table.hpp) and the exports use
+// it.
 enum class VerdictClass { passed, failed, not_judged };
 VerdictClass verdict_class(Verdict verdict);
 

@@ -67,13 +67,13 @@ class DeviceExpected {
 
 // "at (row, col): expected E, got G", for the first wrong element of the output.
 std::string first_wrong_element(const BufferLab& lab, const CaseSize& size,
-                                 const DeviceExpected& expected, const DeviceBuffer& out,
-                                 const DeviceComparison& found) {
+                                const DeviceExpected& expected, const DeviceBuffer& out,
+                                const DeviceComparison& found) {
   const long long cols = std::max<long long>(1, lab.output().shape(size).cols);
   const long long index = found.first_mismatch;
   return fmt::format("at ({}, {}): expected {}, got {} ({} of {} elements wrong)", index / cols,
-                     index % cols, expected.expected_at(index), element_on_device(out.data(), index),
-                     found.mismatches, out.size());
+                     index % cols, expected.expected_at(index),
+                     element_on_device(out.data(), index), found.mismatches, out.size());
 }
 
 // Why the output of the first inputs is wrong (empty when right): compared on the GPU, guards,

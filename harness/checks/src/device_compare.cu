@@ -24,8 +24,8 @@ LABS_HOST_DEVICE inline std::uint32_t bits_of(float value) {
 struct Totals {
   unsigned long long mismatches;
   unsigned long long first_mismatch;  // the lowest wrong index; ~0 when none
-  unsigned long long digest;    // sums modulo 2^64, as the host's output_digest
-  unsigned int max_error_bits;  // non-negative floats order like their bits
+  unsigned long long digest;          // sums modulo 2^64, as the host's output_digest
+  unsigned int max_error_bits;        // non-negative floats order like their bits
   unsigned int max_tolerance_bits;
 };
 

@@ -135,7 +135,7 @@ TEST(JudgeSpeed, AFigureBeyondTheFp32PeakIsImplausibleAndEarnsNothing) {
   const auto spec = share_spec();  // Check keeps a reference to its spec
   Check check(spec);
   auto timing = lab8_timing(2771841);  // the 5382% of cuBLAS
-  timing.spread = 0.2;                  // noisy too: still not "inconclusive"
+  timing.spread = 0.2;                 // noisy too: still not "inconclusive"
   judge_share(check, timing, 0.01, 0.03);
   const auto r = check.finish(0.0);
   EXPECT_EQ(r.verdict, Verdict::implausible);

@@ -78,8 +78,8 @@ static bool sum_on_device(const DeviceArgs& a, float* expected, float* tolerance
   CUDA_CHECK(cudaMemcpy(host, parts, sizeof host, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(parts));
   const auto expected_value = expected_sum({host[0], host[1], host[2], host[3] == 0}, a.n());
-  CUDA_CHECK(cudaMemcpy(expected, expected_value.values.data(), sizeof(float),
-                        cudaMemcpyHostToDevice));
+  CUDA_CHECK(
+      cudaMemcpy(expected, expected_value.values.data(), sizeof(float), cudaMemcpyHostToDevice));
   if (expected_value.tolerance.empty()) return false;
   CUDA_CHECK(cudaMemcpy(tolerance, expected_value.tolerance.data(), sizeof(float),
                         cudaMemcpyHostToDevice));

@@ -73,12 +73,11 @@ __global__ void matvec_reference_kernel(const float* B, const float* C, float* A
   }
 }
 
-bool matvec_on_device(const harness::DeviceArgs& a, float* expected, float* tolerance,
-                      Fill fill) {
+bool matvec_on_device(const harness::DeviceArgs& a, float* expected, float* tolerance, Fill fill) {
   constexpr int kThreads = 256;
   const long long threads = 32LL * a.n();
-  matvec_reference_kernel<<<static_cast<unsigned>((threads + kThreads - 1) / kThreads),
-                            kThreads>>>(a.in(0), a.in(1), expected, tolerance, a.n());
+  matvec_reference_kernel<<<static_cast<unsigned>((threads + kThreads - 1) / kThreads), kThreads>>>(
+      a.in(0), a.in(1), expected, tolerance, a.n());
   CUDA_CHECK(cudaGetLastError());
   return fill == Fill::reals;  // integers: exact
 }

@@ -10,11 +10,11 @@
 namespace harness {
 
 struct DeviceComparison {
-  long long mismatches = 0;  // NaN and Inf never pass
+  long long mismatches = 0;       // NaN and Inf never pass
   long long first_mismatch = -1;  // the lowest wrong index (-1: none)
-  double max_abs_error = 0;  // over the finite elements
-  double max_tolerance = 0;  // 0 for an exact comparison
-  std::string digest;        // output_digest of `got` (compare.hpp): the same value
+  double max_abs_error = 0;       // over the finite elements
+  double max_tolerance = 0;       // 0 for an exact comparison
+  std::string digest;             // output_digest of `got` (compare.hpp): the same value
 };
 
 // `got` against `expected`: exactly when `tolerance` is null, else element i passes when

@@ -57,9 +57,9 @@ void Runtime::flush_l2() {
     check_driver(DRIVER(cuMemAlloc)(&l2_scratch_.address, l2_scratch_.bytes),
                  "allocating the L2 flush in the student's context");
   }
-  check_driver(DRIVER(cuMemsetD8Async)(l2_scratch_.address, ++l2_round_, l2_scratch_.bytes,
-                                       nullptr),
-               "flushing L2 in the student's context");
+  check_driver(
+      DRIVER(cuMemsetD8Async)(l2_scratch_.address, ++l2_round_, l2_scratch_.bytes, nullptr),
+      "flushing L2 in the student's context");
 }
 
 [[noreturn]] void Runtime::fault(CUresult result, const std::string& call_text,
