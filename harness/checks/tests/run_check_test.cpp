@@ -155,5 +155,20 @@ TEST(JudgeSpeed, AnHonestFigureKeepsItsShare) {
                                   << r.reason;  // 60% of cuBLAS, full points at 75%
 }
 
+TEST(JudgeSpeed, NoiseNeverHidesAClearFail) {
+  const auto spec = share_spec();
+  Check check(spec);
+  auto timing = lab8_timing(0.004 * 51500);  // 0.4% of cuBLAS, needs 1%
+  timing.spread = 0.3;                       // far over max_spread 3%
+  judge_speed(check, timing, 0.01, 0.03);
+  EXPECT_EQ(check.finish(0.0).verdict, Verdict::fail);
+
+  Check near(spec);
+  auto close = lab8_timing(0.009 * 51500);  // 0.9%: noise could be the difference
+  close.spread = 0.3;
+  judge_speed(near, close, 0.01, 0.03);
+  EXPECT_EQ(near.finish(0.0).verdict, Verdict::inconclusive);
+}
+
 }  // namespace
 }  // namespace harness
