@@ -43,6 +43,7 @@ int report_command(const ReportOptions& options) {
     int passed = 0;
     int skipped = 0;
     int not_measured = 0;
+    int implausible = 0;
     std::string skip_reason;
     for (const auto& check : grade.checks) {
       passed += check.verdict == contract::Verdict::pass;
@@ -52,11 +53,17 @@ int report_command(const ReportOptions& options) {
       }
       // Speed under the CPU emulation: neither passed nor failed, and no points.
       not_measured += check.verdict == contract::Verdict::not_measured;
+      implausible += check.verdict == contract::Verdict::implausible;
     }
     auto skipped_text =
         skipped ? fmt::format(", {} skipped ({})", skipped, skip_reason) : std::string();
     if (not_measured) {
       skipped_text += fmt::format(", {} not measured (speed needs a GPU)", not_measured);
+    }
+    // Failed, but not as a slow kernel does: the terminal says so before the report is opened.
+    if (implausible) {
+      skipped_text +=
+          fmt::format(", {} implausible (a speed beyond what this GPU can do)", implausible);
     }
     const auto summary = fmt::format("{} ({}): {}, {} of {} checks passed{}; report: {}", grade.lab,
                                      grade.title, contract::format_score_line(grade), passed,

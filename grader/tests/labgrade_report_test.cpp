@@ -65,6 +65,32 @@ TEST(LabgradeReport, AnEmulatedRunShowsItsTitlesAndWhatItCouldEarn) {
   EXPECT_EQ(html.find("right at 2048"), std::string::npos);
 }
 
+// A speed beyond the GPU's ceiling: the summary line says so, and the report draws it red.
+TEST(LabgradeReport, AnImplausibleSpeedIsNamedInTheSummaryAndTheReport) {
+  const auto dir = scratch("implausible");
+  write_file(dir / "spec.json", R"({
+    "lab": "lab1", "title": "Fake lab",
+    "checks": [{"id": "Fake.Speed", "kind": "speed", "title": "fast", "points": 5}]})");
+  std::filesystem::create_directories(dir / "results");
+  write_file(dir / "results" / "Fake.Speed.json",
+             R"({"schema": 1, "lab": "lab1", "check": "Fake.Speed", "verdict": "implausible",
+                 "reason": "beyond the FP32 peak",
+                 "timing": {"rate_unit": "GFLOP/s", "rate": 90100, "ceiling": 66900,
+                            "ceiling_name": "this GPU's FP32 peak"}})");
+  const auto r = run_shell(std::string(LABGRADE_PATH) + " report --spec " +
+                           (dir / "spec.json").string() + " --results " +
+                           (dir / "results").string() + " --out " + (dir / "lab1.html").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("0 / 5 points"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1 implausible (a speed beyond what this GPU can do)"), std::string::npos)
+      << r.output;
+  const auto html = read_all(dir / "lab1.html");
+  EXPECT_NE(html.find("verdict-implausible"), std::string::npos);
+  EXPECT_NE(html.find("implausible: measured 90.1 TFLOP/s, beyond this GPU&#39;s FP32 peak of "
+                      "66.9 TFLOP/s"),
+            std::string::npos);
+}
+
 TEST(LabgradeReport, CorruptRecordsAreWarningsAndTheReportIsStillWritten) {
   const auto dir = scratch("corrupt");
   write_file(dir / "spec.json", grader_test::kSpec);
@@ -90,6 +116,37 @@ TEST(LabgradeReport, MissingOrCorruptSpecIsAClearErrorNotACrash) {
   r = run_shell(std::string(LABGRADE_PATH) + " report --spec /nonexistent.json --results " +
                 dir.string() + " --out x.html");
   EXPECT_NE(r.exit_code, 0);
+}
+
+// `labgrade timings`: the table gains a ceiling column (with the rate's share of it) only when
+// a record knows its GPU's ceiling, so older results folders keep the table they had.
+TEST(LabgradeTimings, ShowsTheCeilingColumnWhenARecordHasOne) {
+  const auto dir = scratch("timings");
+  std::filesystem::create_directories(dir / "old");
+  std::filesystem::create_directories(dir / "new");
+  write_file(dir / "old" / "Fake.Speed.json",
+             R"({"schema": 1, "lab": "lab8", "check": "Fake.Speed", "verdict": "pass",
+                 "timing": {"size": "4096", "rate_unit": "GFLOP/s", "rate": 40000,
+                            "reference_name": "cuBLAS", "reference_rate": 50000, "ratio": 0.8}})");
+  write_file(dir / "new" / "Fake.Speed.json",
+             R"({"schema": 1, "lab": "lab8", "check": "Fake.Speed", "verdict": "implausible",
+                 "timing": {"size": "4096", "rate_unit": "GFLOP/s", "rate": 90100,
+                            "reference_name": "cuBLAS", "reference_rate": 50000, "ratio": 1.8,
+                            "ceiling": 66900, "ceiling_name": "this GPU's FP32 peak",
+                            "verified_calls": 12}})");
+  const std::string labgrade = std::string(LABGRADE_PATH) + " timings ";
+  auto r = run_shell(labgrade + (dir / "old").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("ceiling"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("| 80.0% | 0.0% | 0.00% | pass |"), std::string::npos) << r.output;
+
+  r = run_shell(labgrade + (dir / "old").string() + " " + (dir / "new").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("| spread | ceiling (rate's share) | verdict |"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("| 0.00% | 66900 GFLOP/s (135%) | implausible |"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("| 0.00% |  | pass |"), std::string::npos) << "unknown: empty cell";
 }
 
 TEST(LabgradeCli, HelpAndVersion) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "format.hpp"
+#include "reports/ceiling.hpp"
 #include "reports/html.hpp"
 #include "reports/svg.hpp"
 
@@ -251,6 +252,7 @@ ShareAxis share_axis(std::span<const SpeedBar> bars) {
   double largest = 1;
   for (const auto& bar : bars) {
     if (!bar.timing || !(bar.timing->reference_rate > 0)) continue;
+    if (bar.verdict == contract::Verdict::implausible) continue;  // drawn as words, not a bar
     const double share = share_of(*bar.timing);
     if (std::isfinite(share)) largest = std::max(largest, share);
     if (std::isfinite(bar.timing->threshold)) largest = std::max(largest, bar.timing->threshold);
@@ -322,12 +324,28 @@ std::string measured_bars(const contract::Timing& t, const ShareAxis& axis, doub
   return svg;
 }
 
+// In place of an implausible check's bars, one line (the ceiling's name is in the table below):
+// "implausible: 90.1 TFLOP/s, beyond this GPU's ceiling of 66.9 TFLOP/s". Escaped.
+std::string implausible_note(const contract::Timing* t) {
+  if (!t) return "implausible: more than this GPU can do";
+  std::string words = "implausible: " + format_rate(t->rate, t->rate_unit);
+  words += t->ceiling > 0
+               ? ", beyond this GPU's ceiling of " + format_rate(t->ceiling, t->rate_unit)
+               : std::string(", more than this GPU can do");
+  return svg::label_within_chars(words, 96);
+}
+
 std::string bar_group(const SpeedBar& bar, const ShareAxis& axis, double top) {
   const double student_y = top + 14;
   const double reference_y = student_y + kBarHeight + 4;
   std::string svg = fmt::format(R"(<g><title>{}</title>)", html_escape(bar.title));
   const double last_line = title_lines(svg, bar.title, student_y);
   const contract::Timing* t = bar.timing;
+  // A figure beyond the hardware gets no bar: it would squash every other check's against it.
+  if (bar.verdict == contract::Verdict::implausible) {
+    return svg + svg::text(kBarX, student_y + 15, "chart-implausible", implausible_note(t)) +
+           "</g>\n";
+  }
   if (!t || !(t->reference_rate > 0) || !std::isfinite(share_of(*t))) {
     const std::string why = !t ? fmt::format("nothing measured ({})", verdict_label(bar.verdict))
                                : std::string("no reference rate to compare with");

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "contract/grade.hpp"
+#include "reports/ceiling.hpp"
 #include "reports/html.hpp"
 
 namespace reports::detail {
@@ -73,6 +74,8 @@ std::string_view verdict_css_class(contract::Verdict verdict) {
       return "not-run";
     case contract::Verdict::not_attempted:
       return "not-attempted";
+    case contract::Verdict::implausible:
+      return "implausible";
   }
   return "unknown";
 }
@@ -86,6 +89,9 @@ std::string verdict_badge(contract::Verdict verdict) {
       break;
     case contract::Verdict::fail:
       symbol = "&#10007;";  // ballot x
+      break;
+    case contract::Verdict::implausible:
+      symbol = "&#9888;";  // warning sign: a failure of another kind than a wrong answer
       break;
     case contract::Verdict::error:
       symbol = "!";
@@ -105,6 +111,21 @@ std::string verdict_badge(contract::Verdict verdict) {
   return fmt::format(
       R"(<span class="verdict verdict-{}"><span class="verdict-symbol" aria-hidden="true">{}</span> {}</span>)",
       verdict_css_class(verdict), symbol, verdict_label(verdict));
+}
+
+std::string implausible_line(contract::Verdict verdict, const contract::CheckRecord* record,
+                             std::string_view tag) {
+  if (verdict != contract::Verdict::implausible) return {};
+  // A record without a timing still gets the line: the verdict alone says the figure was beyond
+  // the hardware.
+  const std::string words =
+      record && record->timing
+          ? implausible_words(*record->timing)
+          : std::string("implausible: the speed measured is more than this GPU can do");
+  return fmt::format(
+      R"(<{tag} class="implausible-line">{words}. No kernel is faster than the hardware: this )"
+      R"(figure earns no points and is never ranked.</{tag}>)",
+      fmt::arg("tag", tag), fmt::arg("words", html_escape(words)));
 }
 
 std::string text_or_not_recorded(std::string_view text) {

@@ -34,6 +34,12 @@ std::string_view verdict_css_class(contract::Verdict verdict);
 // HTML: a badge with a symbol and the verdict's words, so colour is never the only signal.
 std::string verdict_badge(contract::Verdict verdict);
 
+// HTML: for an implausible verdict, the red line that says why in figures ("implausible: measured
+// 90.1 TFLOP/s, beyond this GPU's FP32 peak (...) of 66.9 TFLOP/s"), escaped, inside an element
+// `tag` ("span" in a table cell, "p" in a check's details); empty for every other verdict.
+std::string implausible_line(contract::Verdict verdict, const contract::CheckRecord* record,
+                             std::string_view tag);
+
 // HTML: the escaped text, or a muted "not recorded" when it is empty.
 std::string text_or_not_recorded(std::string_view text);
 

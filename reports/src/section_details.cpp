@@ -7,6 +7,7 @@
 #include "diagnosis_view.hpp"
 #include "format.hpp"
 #include "harness/diagnose.hpp"
+#include "reports/ceiling.hpp"
 #include "reports/html.hpp"
 #include "sections.hpp"
 
@@ -140,6 +141,23 @@ std::string case_block(const contract::CaseResult& c) {
       fmt::arg("oob", out_of_bounds_table(c)));
 }
 
+// Rows for what bounds the figure and what vouches for it, when the record knows them.
+std::string ceiling_rows(const contract::Timing& t) {
+  std::string rows;
+  if (const auto ceiling = ceiling_words(t); !ceiling.empty()) {
+    rows += fmt::format(
+        R"(<tr><th scope="row">Ceiling of this GPU</th><td>ceiling: {}</td></tr>
+)",
+        html_escape(ceiling));
+  }
+  if (const auto verified = verified_words(t); !verified.empty()) {
+    rows += fmt::format(R"(<tr><th scope="row">Output checked</th><td>{}</td></tr>
+)",
+                        html_escape(verified));
+  }
+  return rows;
+}
+
 std::string timing_table(const contract::Timing& t) {
   const std::string unit = html_escape(t.rate_unit);
   return fmt::format(
@@ -153,7 +171,7 @@ std::string timing_table(const contract::Timing& t) {
 <tr><th scope="row">Needed to pass</th><td class="num">{threshold}</td></tr>
 <tr><th scope="row">Spread (IQR / median)</th><td class="num">{spread} <span class="muted">(reference {ref_spread})</span></td></tr>
 <tr><th scope="row">Repetitions</th><td class="num">{reps}</td></tr>
-<tr><th scope="row">GPU health</th><td>{health}</td></tr>
+{ceiling}<tr><th scope="row">GPU health</th><td>{health}</td></tr>
 </tbody>
 </table>
 )",
@@ -168,6 +186,7 @@ std::string timing_table(const contract::Timing& t) {
       fmt::arg("ratio", format_ratio(t.ratio)), fmt::arg("threshold", format_ratio(t.threshold)),
       fmt::arg("spread", format_percent(t.spread)),
       fmt::arg("ref_spread", format_percent(t.reference_spread)), fmt::arg("reps", t.repetitions),
+      fmt::arg("ceiling", ceiling_rows(t)),
       fmt::arg("health", t.health ? html_escape(t.health->text)
                                   : std::string("GPU health not checked (not recorded)")));
 }
@@ -209,6 +228,9 @@ std::string check_detail(const CheckView& check, const std::string& handout) {
   std::string body = fmt::format(
       "<p class=\"reason\">{}</p>\n",
       check.reason.empty() ? std::string("No reason given.") : html_escape(check.reason));
+  if (const auto line = implausible_line(check.verdict, check.record, "p"); !line.empty()) {
+    body += line + '\n';
+  }
   if (check.record && check.record->diagnosis && needs_attention(check.verdict)) {
     body += diagnosis_box(*check.record->diagnosis, handout);
   }
@@ -221,8 +243,9 @@ std::string check_detail(const CheckView& check, const std::string& handout) {
     for (const auto& c : r->cases) {
       if (has_case_details(c)) body += case_block(c);
     }
-    if (r->timing) {
-      body += timing_table(*r->timing);
+    if (r->timing) body += timing_table(*r->timing);
+    // An implausible figure has no "why this speed": the hardware cannot reach it.
+    if (r->timing && check.verdict != contract::Verdict::implausible) {
       body += fmt::format(R"(<p class="speed-reading"><strong>Why this speed:</strong> {}</p>
 )",
                           html_escape(harness::speed_reading(*r->timing)));

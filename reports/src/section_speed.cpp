@@ -7,6 +7,7 @@
 #include "format.hpp"
 #include "harness/diagnose.hpp"
 #include "perf_charts.hpp"
+#include "reports/ceiling.hpp"
 #include "reports/html.hpp"
 #include "sections.hpp"
 
@@ -15,6 +16,13 @@ namespace {
 
 const contract::Timing* timing_of(const CheckView& check) {
   return check.record && check.record->timing ? &*check.record->timing : nullptr;
+}
+
+// A speed check whose figure can be read as a speed: timed, and not beyond the hardware (an
+// implausible figure would only stretch the roofline and earn a "why this speed").
+const contract::Timing* credible_timing_of(const CheckView& check) {
+  if (check.kind != "speed" || check.verdict == contract::Verdict::implausible) return nullptr;
+  return timing_of(check);
 }
 
 std::string timing_row(const CheckView& check) {
@@ -26,15 +34,21 @@ std::string timing_row(const CheckView& check) {
           : std::string());
   if (!t) {
     return fmt::format(
-        R"(<tr>{}<td colspan="7" class="muted">nothing measured</td><td>{}</td></tr>
+        R"(<tr class="row-{}">{}<td colspan="7" class="muted">nothing measured</td><td>{}</td></tr>
 )",
-        check_cell, verdict_badge(check.verdict));
+        verdict_css_class(check.verdict), check_cell, verdict_badge(check.verdict));
   }
   const std::string unit = html_escape(t->rate_unit);
+  const auto ceiling = ceiling_words(*t);
   return fmt::format(
-      R"(<tr>{check}<td class="num">{median}</td><td class="num">{rate} {unit}</td><td>{ref_name}<span class="subtext">{ref_rate} {unit}</span></td><td class="num">{ratio}</td><td class="num">{threshold}</td><td class="num">{spread}</td><td class="num">{reps}</td><td>{badge}</td></tr>
+      R"(<tr class="row-{cls}">{check}<td class="num">{median}</td><td class="num">{rate} {unit}{ceiling}</td><td>{ref_name}<span class="subtext">{ref_rate} {unit}</span></td><td class="num">{ratio}</td><td class="num">{threshold}</td><td class="num">{spread}</td><td class="num">{reps}</td><td>{badge}</td></tr>
 )",
-      fmt::arg("check", check_cell), fmt::arg("median", format_significant(t->median_ms)),
+      fmt::arg("cls", verdict_css_class(check.verdict)), fmt::arg("check", check_cell),
+      fmt::arg("ceiling", ceiling.empty()
+                              ? std::string()
+                              : fmt::format(R"(<span class="subtext">ceiling: {}</span>)",
+                                            html_escape(ceiling))),
+      fmt::arg("median", format_significant(t->median_ms)),
       fmt::arg("rate", format_significant(t->rate)), fmt::arg("unit", unit),
       fmt::arg("ref_name", html_escape(t->reference_name)),
       fmt::arg("ref_rate", format_significant(t->reference_rate)),
@@ -87,8 +101,7 @@ std::string untimed_section(std::span<const CheckView> checks, bool emulated) {
 std::string roofline_figure(std::span<const CheckView> checks) {
   std::vector<RooflineEntry> roofline;
   for (const auto& check : checks) {
-    if (check.kind == "speed" && timing_of(check))
-      roofline.push_back({check.title, timing_of(check)});
+    if (const auto* t = credible_timing_of(check)) roofline.push_back({check.title, t});
   }
   const auto svg = roofline_svg(roofline);
   if (svg.empty()) return {};
@@ -134,9 +147,10 @@ std::string times_figure(std::span<const CheckView> checks) {
 std::string speed_readings(std::span<const CheckView> checks) {
   std::string readings;
   for (const auto& check : checks) {
-    if (check.kind != "speed" || !timing_of(check)) continue;
+    const auto* t = credible_timing_of(check);
+    if (!t) continue;
     readings += fmt::format("<li><strong>{}</strong>: {}</li>\n", html_escape(check.title),
-                            html_escape(harness::speed_reading(*timing_of(check))));
+                            html_escape(harness::speed_reading(*t)));
   }
   if (readings.empty()) return {};
   return "<ul class=\"speed-readings\">\n" + readings + "</ul>\n";

@@ -19,9 +19,16 @@ std::string_view counted(contract::Verdict verdict, std::ptrdiff_t n) {
       return "failed";
     case contract::Verdict::error:
       return n == 1 ? "error" : "errors";
-    default:
-      return verdict_label(verdict);
+    case contract::Verdict::pass:
+    case contract::Verdict::skipped:
+    case contract::Verdict::inconclusive:
+    case contract::Verdict::not_measured:
+    case contract::Verdict::not_run:
+    case contract::Verdict::not_attempted:
+    case contract::Verdict::implausible:
+      break;
   }
+  return verdict_label(verdict);
 }
 
 // "3 of 6 checks passed · 2 failed · 1 not run": the verdicts other than pass, in a fixed order.
@@ -36,10 +43,11 @@ std::string verdict_summary(std::span<const CheckView> checks) {
     return checks.size() == 1 ? "The check passed." : fmt::format("All {} checks passed.", passed);
   }
   std::string text = fmt::format("{} of {} checks passed", passed, checks.size());
-  constexpr std::array others{contract::Verdict::fail,         contract::Verdict::error,
-                              contract::Verdict::inconclusive, contract::Verdict::not_measured,
-                              contract::Verdict::skipped,      contract::Verdict::not_run,
-                              contract::Verdict::not_attempted};
+  // Implausible next to failed: both lost their points to the student's code.
+  constexpr std::array others{contract::Verdict::fail,         contract::Verdict::implausible,
+                              contract::Verdict::error,        contract::Verdict::inconclusive,
+                              contract::Verdict::not_measured, contract::Verdict::skipped,
+                              contract::Verdict::not_run,      contract::Verdict::not_attempted};
   for (const auto verdict : others) {
     if (const auto n = count(verdict); n > 0)
       text += fmt::format(R"( &#183; <span class="nowrap">{} {}</span>)", n, counted(verdict, n));
@@ -172,7 +180,9 @@ std::string render_check_table(const contract::LabGrade& grade, std::span<const 
         fmt::arg("kind", html_escape(check.kind)), fmt::arg("badge", verdict_badge(check.verdict)),
         fmt::arg("points", format_points(check.points)),
         fmt::arg("max", format_points(check.max_points)),
-        fmt::arg("reason", html_escape(check.reason) + likely_mistake(check)));
+        fmt::arg("reason", html_escape(check.reason) +
+                               implausible_line(check.verdict, check.record, "span") +
+                               likely_mistake(check)));
   }
   return fmt::format(
       R"(<div class="table-wrap">

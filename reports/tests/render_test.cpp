@@ -7,6 +7,7 @@
 
 #include "contract/grade.hpp"
 #include "contract/spec.hpp"
+#include "reports/ceiling.hpp"
 
 namespace {
 
@@ -351,6 +352,94 @@ TEST(RenderLabReport, SurvivesAMalformedErrorMap) {
   records[1].cases[0].error_map->wrong_fraction.resize(2);
   const auto html = reports::render_lab_report(contract::grade_lab(spec, records), {});
   EXPECT_NE(html.find("error map cannot be drawn"), std::string::npos);
+}
+
+// ---- a speed figure beyond the GPU's ceiling: implausible, failed, a red line ---------------
+
+// The sample's speed check at 41,800 GB/s on a GPU whose memory moves 3,350 GB/s at most. The
+// ceiling's name carries markup: the report escapes it like every other text of a record.
+std::vector<contract::CheckRecord> records_with_speed(Verdict verdict, double rate) {
+  auto records = sample_records();
+  auto& speed = records.back();
+  speed.verdict = verdict;
+  speed.reason = std::string(kHostile);
+  speed.timing->rate = rate;
+  speed.timing->ceiling = 3350;
+  speed.timing->ceiling_name = "this GPU's memory bandwidth <b>(HBM3)</b>";
+  speed.timing->verified_calls = 12;
+  return records;
+}
+
+TEST(RenderLabReport, AnImplausibleSpeedIsARedLineWithTheFigureAndTheCeiling) {
+  const auto spec = sample_spec();
+  const auto grade = contract::grade_lab(spec, records_with_speed(Verdict::implausible, 41800));
+  EXPECT_DOUBLE_EQ(grade.points, 5.5) << "an implausible figure earns nothing";
+  const auto html = reports::render_lab_report(grade, {});
+  EXPECT_NE(html.find(R"(<span class="verdict verdict-implausible">)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<tr class="row-implausible">)"), std::string::npos);
+  EXPECT_NE(html.find("check-detail check-detail-implausible"), std::string::npos);
+  EXPECT_NE(html.find(">1 implausible<"), std::string::npos);
+  const std::string line =
+      "implausible: measured 41.8 TB/s, beyond this GPU&#39;s memory bandwidth "
+      "&lt;b&gt;(HBM3)&lt;/b&gt; of 3.35 TB/s.";
+  EXPECT_NE(html.find(R"(<span class="implausible-line">)" + line), std::string::npos) << "table";
+  EXPECT_NE(html.find(R"(<p class="implausible-line">)" + line), std::string::npos) << "details";
+  EXPECT_NE(html.find("ceiling: 3.35 TB/s, this GPU&#39;s memory bandwidth"), std::string::npos);
+  EXPECT_NE(html.find("verified on 12 timed calls"), std::string::npos);
+  // No bar (it would squash the others) and no "why this speed" for a speed that cannot be.
+  EXPECT_NE(html.find(R"(class="chart-implausible">implausible: 41.8 TB/s, beyond this GPU&#39;s )"
+                      R"(ceiling of 3.35 TB/s<)"),
+            std::string::npos);
+  EXPECT_EQ(html.find(R"(class="speed-reading")"), std::string::npos);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);
+  EXPECT_EQ(html.find(kHostile), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+}
+
+// A believable figure shows its ceiling and its verified calls, and no red line.
+TEST(RenderLabReport, ATimingShowsItsCeilingAndVerifiedCallsWhenKnown) {
+  const auto spec = sample_spec();
+  const auto html = reports::render_lab_report(
+      contract::grade_lab(spec, records_with_speed(Verdict::pass, 1450)), {});
+  EXPECT_NE(html.find(R"(<span class="subtext">ceiling: 3.35 TB/s, this GPU&#39;s memory )"),
+            std::string::npos)
+      << "the speed table";
+  EXPECT_NE(html.find(R"(<td>ceiling: 3.35 TB/s, this GPU&#39;s memory )"), std::string::npos)
+      << "the check's timing";
+  EXPECT_NE(html.find("<td>verified on 12 timed calls</td>"), std::string::npos);
+  EXPECT_EQ(html.find("implausible:"), std::string::npos);
+  // A record from before ceilings were known says nothing of them.
+  EXPECT_EQ(render_sample().html.find(">ceiling: "), std::string::npos);
+  EXPECT_EQ(render_sample().html.find("verified on"), std::string::npos);
+}
+
+TEST(Ceiling, RatesReadInTeraFromAThousandGiga) {
+  EXPECT_EQ(reports::format_rate(66900, "GFLOP/s"), "66.9 TFLOP/s");
+  EXPECT_EQ(reports::format_rate(3350, "GB/s"), "3.35 TB/s");
+  EXPECT_EQ(reports::format_rate(812.4, "GB/s"), "812 GB/s");
+}
+
+TEST(Ceiling, ImplausibleWordsNameTheFigureAndTheCeiling) {
+  contract::Timing t;
+  t.rate_unit = "GFLOP/s";
+  t.rate = 90100;
+  EXPECT_EQ(reports::implausible_words(t),
+            "implausible: measured 90.1 TFLOP/s, more than this GPU can do");
+  EXPECT_FALSE(reports::beyond_ceiling(t)) << "an unknown ceiling is never exceeded";
+  EXPECT_EQ(reports::ceiling_words(t), "");
+  t.ceiling = 66900;
+  EXPECT_TRUE(reports::beyond_ceiling(t));
+  EXPECT_EQ(reports::implausible_words(t),
+            "implausible: measured 90.1 TFLOP/s, beyond this GPU's physical ceiling of 66.9 "
+            "TFLOP/s");
+  t.ceiling_name = "this GPU's FP32 peak (132 SMs x 1980 MHz x 128 lanes x 2)";
+  EXPECT_EQ(reports::ceiling_words(t),
+            "66.9 TFLOP/s, this GPU's FP32 peak (132 SMs x 1980 MHz x 128 lanes x 2)");
+  EXPECT_EQ(reports::verified_words(t), "");
+  t.verified_calls = 1;
+  EXPECT_EQ(reports::verified_words(t), "verified on 1 timed call");
+  t.rate = 68000;
+  EXPECT_FALSE(reports::beyond_ceiling(t)) << "within the lab program's margin";
 }
 
 }  // namespace

@@ -332,9 +332,21 @@ TEST(VerdictTable, BadSetupBeforeAnyCheckIsAnErrorWithTheOutput) {
   EXPECT_NE(outcome.records[0].notes[0].find("the spec says no"), std::string::npos);
 }
 
+// A speed beyond the GPU's ceiling is a failure: exit 1 agrees with it, exit 0 or 77 does not.
+TEST(VerdictTable, AnImplausibleSpeedFailsLikeAWrongAnswer) {
+  EXPECT_EQ(verdicts(run_verdicts("implausible", 1)), three(Verdict::implausible));
+  for (const int exit_code : {0, 77}) {
+    const auto outcome = run_verdicts("implausible", exit_code);
+    EXPECT_EQ(verdicts(outcome), three(Verdict::error)) << exit_code;
+    EXPECT_NE(outcome.records[0].reason.find("neither is believed"), std::string::npos)
+        << outcome.records[0].reason;
+  }
+}
+
 TEST(VerdictTable, CtestSeesPassedFailedOrSkipped) {
   EXPECT_EQ(ctest_status(Verdict::pass), 0);
-  for (auto verdict : {Verdict::fail, Verdict::error, Verdict::inconclusive, Verdict::not_run}) {
+  for (auto verdict : {Verdict::fail, Verdict::error, Verdict::inconclusive, Verdict::not_run,
+                       Verdict::implausible}) {
     EXPECT_EQ(ctest_status(verdict), 1) << contract::to_string(verdict);
   }
   for (auto verdict : {Verdict::skipped, Verdict::not_measured, Verdict::not_attempted}) {

@@ -55,6 +55,8 @@ tbody th { font-weight: 600; }
 .status-graded { background: var(--pass-bg); color: var(--pass-fg); }
 .status-warn { background: var(--warn-bg); color: var(--warn-fg); }
 .status-problem { background: var(--error-bg); color: var(--error-fg); }
+.status-implausible { background: var(--fail-bg); color: var(--fail-fg); border-width: 2px; }
+.implausible { color: var(--fail-fg); font-weight: 600; }
 tr.row-problem { background: #fffaf5; }
 svg { max-width: 100%; height: auto; font-family: inherit; }
 .bar-track { fill: var(--line); }

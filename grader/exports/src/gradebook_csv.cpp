@@ -33,6 +33,9 @@ std::string gradebook_csv(const contract::LabSpec& spec,
         row.emplace_back();
       } else if (check_verdict(outcome, check.id) == contract::Verdict::not_measured) {
         row.emplace_back(kNotMeasured);
+      } else if (check_verdict(outcome, check.id) == contract::Verdict::implausible) {
+        // It earned 0 by failing, but unlike a slow kernel it needs a look: the words say so.
+        row.emplace_back(kImplausibleSpeed);
       } else {
         row.push_back(contract::format_points(check_points(outcome, check.id)));
       }

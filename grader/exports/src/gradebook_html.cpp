@@ -31,6 +31,15 @@ std::string status_badge(const StudentOutcome& outcome) {
   return fmt::format(R"(<span class="status {}">{}</span>)", status_class(outcome), words);
 }
 
+// Beside the status: a speed beyond the GPU's ceiling earned nothing, and the kernel needs a look
+// (it skipped work the lab program could not see); empty for everyone else.
+std::string implausible_flag(const contract::LabSpec& spec, const StudentOutcome& outcome) {
+  const std::size_t checks = implausible_checks(spec, outcome);
+  if (checks == 0) return {};
+  return fmt::format(R"( <span class="status status-implausible">{}{}</span>)", kImplausibleSpeed,
+                     checks > 1 ? fmt::format(" ({} checks)", checks) : std::string());
+}
+
 std::string card(std::string_view label, std::string_view value, std::string_view note,
                  bool warn = false) {
   return fmt::format(
@@ -98,7 +107,7 @@ std::string render_checks(std::span<const CheckStats> stats, std::size_t student
   for (const auto& s : stats) {
     // A check nobody could be measured on (speed under the CPU emulation): "not measured", not a
     // pass rate of 0% and a mean of 0 that read as a class that failed it.
-    if (s.not_measured > 0 && s.passed == 0 && s.failed == 0) {
+    if (s.not_measured > 0 && s.passed == 0 && s.failed == 0 && s.implausible == 0) {
       rows += fmt::format(
           "<tr class=\"row-not-measured\"><th scope=\"row\">{}<span "
           "class=\"check-id\">{}</span></th>"
@@ -114,6 +123,10 @@ std::string render_checks(std::span<const CheckStats> stats, std::size_t student
     }
     std::string counts = fmt::format("{} passed", s.passed);
     if (s.failed) counts += fmt::format(" &#183; {} failed", s.failed);
+    if (s.implausible) {
+      counts += fmt::format(R"( &#183; <span class="implausible">{} {}</span>)", s.implausible,
+                            kImplausibleSpeed);
+    }
     if (s.other) counts += fmt::format(" &#183; {} other", s.other);
     if (s.not_measured) counts += fmt::format(" &#183; {} {}", s.not_measured, kNotMeasured);
     if (s.not_run) counts += fmt::format(" &#183; {} not run", s.not_run);
@@ -177,14 +190,15 @@ std::string render_students(const contract::LabSpec& spec,
     const std::string name = o.student.empty() ? "(no name)" : line(o.student);
     rows += fmt::format(
         "<tr{}><td class=\"num muted\">{}</td><th scope=\"row\" class=\"student-name\">{}</th>"
-        "<td class=\"num\">{} / {}</td><td>{}</td><td class=\"num\">{} / {}{}</td><td>{}</td>"
+        "<td class=\"num\">{} / {}</td><td>{}</td><td class=\"num\">{} / {}{}</td><td>{}{}</td>"
         "<td>{}</td></tr>\n",
         has_problems(o) ? R"( class="row-problem")" : "", i + 1, name,
         contract::format_points(score), contract::format_points(max),
         detail::share_bar_svg(
             max > 0 ? score / max : 0,
             fmt::format("{} of the points", max > 0 ? percent(score / max) : "n/a"), 90),
-        o.grade ? passed : 0, spec.checks.size(), unmeasured, status_badge(o), report_link(o));
+        o.grade ? passed : 0, spec.checks.size(), unmeasured, status_badge(o),
+        implausible_flag(spec, o), report_link(o));
   }
   return fmt::format(
       "<div class=\"table-wrap\"><table class=\"students\">\n"

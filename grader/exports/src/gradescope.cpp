@@ -4,6 +4,7 @@
 
 #include "exports/leaderboard.hpp"
 #include "exports/text.hpp"
+#include "reports/ceiling.hpp"
 
 namespace exports {
 namespace {
@@ -20,8 +21,19 @@ std::string output_text(std::string_view text) {
 std::string check_output(const contract::CheckGrade* grade) {
   if (!grade || !grade->record) return "This check did not run.";
   const auto& record = *grade->record;
-  std::string out = fmt::format("{}", contract::verdict_words(grade->verdict));
-  if (!record.reason.empty()) out += ": " + record.reason;
+  const std::string words(contract::verdict_words(grade->verdict));
+  std::string out;
+  if (record.reason.empty()) {
+    out = words;
+    // The figure against the ceiling, where the record does not say it.
+    if (grade->verdict == contract::Verdict::implausible && record.timing) {
+      out = reports::implausible_words(*record.timing) +
+            ". No kernel is faster than the hardware: this figure earns no points.";
+    }
+  } else {
+    // A reason may open with its verdict's words already ("implausible: measured ...").
+    out = record.reason.starts_with(words + ":") ? record.reason : words + ": " + record.reason;
+  }
   for (const auto& note : record.notes) out += "\n" + note;
   if (!record.reproduce.empty()) out += "\nReproduce: " + record.reproduce;
   return output_text(out);
@@ -50,6 +62,17 @@ nlohmann::json test_entry(double score, double max_score, TestStatus status, std
     entry["status"] = status == TestStatus::passed ? "passed" : "failed";
   }
   return entry;
+}
+
+// What a test's name adds after the check's: " (not measured)", " (implausible speed)". The list
+// of tests is what a student reads first.
+std::string name_note(const contract::CheckSpec& check, contract::Verdict verdict,
+                      TestStatus status) {
+  if (verdict == contract::Verdict::implausible) return fmt::format(" ({})", kImplausibleSpeed);
+  if (status == TestStatus::not_judged && !check.bonus) {
+    return fmt::format(" ({})", contract::verdict_words(verdict));
+  }
+  return {};
 }
 
 }  // namespace
@@ -82,15 +105,14 @@ nlohmann::json gradescope_results(const contract::LabSpec& spec, const StudentOu
       } else if (contract::verdict_class(verdict) == contract::VerdictClass::not_judged) {
         test_status = TestStatus::not_judged;
         tags.push_back("not judged");
+      } else if (verdict == contract::Verdict::implausible) {
+        tags.push_back(kImplausibleSpeed);
       }
-      // "(not measured)" in the name too: the list of tests is what a student reads first.
-      const std::string not_judged = test_status == TestStatus::not_judged && !check.bonus
-                                         ? fmt::format(" ({})", contract::verdict_words(verdict))
-                                         : std::string();
+      const std::string note = name_note(check, verdict, test_status);
       tests.push_back(
           test_entry(points, check.points, test_status,
                      fmt::format("{}{} ({}){}", check.bonus ? "Bonus (extra credit): " : "",
-                                 check.title, check.id, not_judged),
+                                 check.title, check.id, note),
                      fmt::format("{}", ++number), check_output(grade), std::move(tags),
                      nlohmann::json{{"check", text::clean(check.id, false)},
                                     {"verdict", std::string(contract::verdict_words(verdict))},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "exports/text.hpp"
+#include "reports/ceiling.hpp"
 
 namespace exports {
 namespace {
@@ -19,6 +20,29 @@ struct Counts {
   double time = 0;
 };
 
+enum class JunitOutcome { passed, skipped, failure };
+
+// JUnit has no "not judged": inconclusive is a skip there (a noisy GPU is no test failure), and an
+// implausible speed a failure like a wrong answer. Every verdict is listed, so a new one must be
+// placed here.
+JunitOutcome junit_outcome(contract::Verdict verdict) {
+  switch (verdict) {
+    case contract::Verdict::pass:
+      return JunitOutcome::passed;
+    case contract::Verdict::skipped:
+    case contract::Verdict::inconclusive:
+    case contract::Verdict::not_measured:
+    case contract::Verdict::not_attempted:
+      return JunitOutcome::skipped;
+    case contract::Verdict::fail:
+    case contract::Verdict::error:
+    case contract::Verdict::not_run:
+    case contract::Verdict::implausible:
+      break;
+  }
+  return JunitOutcome::failure;
+}
+
 // One <testcase>; counts what it is.
 std::string testcase(const contract::LabSpec& spec, const contract::CheckSpec& check,
                      const StudentOutcome& outcome, Counts& counts) {
@@ -33,34 +57,37 @@ std::string testcase(const contract::LabSpec& spec, const contract::CheckSpec& c
 
   std::string out = fmt::format(R"(    <testcase classname="{}" name="{}" time="{:.3f}")",
                                 attr(spec.lab), attr(check.id), duration);
-  switch (verdict) {
-    case contract::Verdict::pass:
+  switch (junit_outcome(verdict)) {
+    case JunitOutcome::passed:
       return out + "/>\n";
-    case contract::Verdict::skipped:
-    case contract::Verdict::inconclusive:
-    case contract::Verdict::not_measured:
-    case contract::Verdict::not_attempted:
+    case JunitOutcome::skipped:
       ++counts.skipped;
       return out + fmt::format(">\n      <skipped message=\"{}: {}\"/>\n    </testcase>\n",
                                contract::verdict_words(verdict), attr(reason));
-    default: {
-      ++counts.failures;
-      std::string detail = fmt::format("{}: {} of {} points", contract::verdict_words(verdict),
-                                       contract::format_points(check_points(outcome, check.id)),
-                                       contract::format_points(check.points));
-      if (grade && grade->record) {
-        for (const auto& note : grade->record->notes) detail += "\n" + note;
-        if (!grade->record->reproduce.empty()) {
-          detail += "\nReproduce: " + grade->record->reproduce;
-        }
-      }
-      return out + fmt::format(
-                       ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    "
-                       "</testcase>\n",
-                       attr(text::truncate(text::clean(reason, false), 1024)),
-                       contract::verdict_words(verdict), body(detail));
+    case JunitOutcome::failure:
+      break;
+  }
+  ++counts.failures;
+  std::string detail = fmt::format("{}: {} of {} points", contract::verdict_words(verdict),
+                                   contract::format_points(check_points(outcome, check.id)),
+                                   contract::format_points(check.points));
+  // The figure against the ceiling, where the record's reason does not say it.
+  if (verdict == contract::Verdict::implausible && grade && grade->record &&
+      grade->record->reason.empty() && grade->record->timing) {
+    detail += '\n';
+    detail += reports::implausible_words(*grade->record->timing);
+  }
+  if (grade && grade->record) {
+    for (const auto& note : grade->record->notes) detail += "\n" + note;
+    if (!grade->record->reproduce.empty()) {
+      detail += "\nReproduce: " + grade->record->reproduce;
     }
   }
+  return out + fmt::format(
+                   ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    "
+                   "</testcase>\n",
+                   attr(text::truncate(text::clean(reason, false), 1024)),
+                   contract::verdict_words(verdict), body(detail));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "class_page.hpp"
 #include "exports/text.hpp"
+#include "reports/ceiling.hpp"
 #include "reports/html.hpp"
 
 namespace exports {
@@ -54,12 +55,22 @@ std::vector<LeaderboardColumn> leaderboard_columns(const contract::LabSpec& spec
   return columns;
 }
 
+bool leaderboard_implausible(const StudentOutcome& outcome, std::string_view check_id) {
+  const auto* grade = find_check(outcome, check_id);
+  if (!grade) return false;
+  if (grade->verdict == contract::Verdict::implausible) return true;
+  // The ceiling is checked here too, so that a record judged by a harness that did not know its
+  // ceiling, or a verdict changed after the fact, can never put an impossible figure on top.
+  return grade->record && grade->record->timing && reports::beyond_ceiling(*grade->record->timing);
+}
+
 std::optional<double> leaderboard_share(const StudentOutcome& outcome, std::string_view check_id) {
   const auto* grade = find_check(outcome, check_id);
   if (!grade || !grade->record || !grade->record->timing) return std::nullopt;
   if (grade->verdict != contract::Verdict::pass && grade->verdict != contract::Verdict::fail) {
-    return std::nullopt;  // inconclusive, error, ...: no figure to rank
+    return std::nullopt;  // inconclusive, error, implausible, ...: no figure to rank
   }
+  if (leaderboard_implausible(outcome, check_id)) return std::nullopt;
   const double ratio = grade->record->timing->ratio;
   if (!std::isfinite(ratio) || ratio < 0) return std::nullopt;
   return ratio;
@@ -86,6 +97,7 @@ std::vector<LeaderboardRow> rank_class(const contract::LabSpec& spec,
     row.outcome = &outcome;
     for (const auto& column : columns) {
       row.shares.push_back(leaderboard_share(outcome, column.check->id));
+      row.implausible.push_back(leaderboard_implausible(outcome, column.check->id));
     }
     rows.push_back(std::move(row));
   }
@@ -130,8 +142,11 @@ std::string leaderboard_html(const contract::LabSpec& spec,
     body += fmt::format("<tr><td class=\"num\">{}</td><th scope=\"row\">{}</th>",
                         row.rank > 0 ? fmt::format("{}", row.rank) : "&#8211;",
                         line(row.outcome->student));
-    for (const auto& share : row.shares) {
-      body += fmt::format("<td class=\"num\">{}</td>", percent(share));
+    for (std::size_t i = 0; i < row.shares.size(); ++i) {
+      body += row.implausible[i]
+                  ? fmt::format(R"(<td class="num"><span class="implausible">{}</span></td>)",
+                                kImplausibleSpeed)
+                  : fmt::format("<td class=\"num\">{}</td>", percent(row.shares[i]));
     }
     body += "</tr>\n";
   }
@@ -144,8 +159,9 @@ std::string leaderboard_html(const contract::LabSpec& spec,
       "\n<h1>{}</h1>\n"
       R"(<p class="muted">Share of {} measured in the same run, on the same GPU, in two rounds; )"
       "a figure counts only when the product was right and the timings steady (inconclusive runs "
-      "are not ranked).</p>\n</header>\n<main>\n",
-      line(spec.lab), line(spec.title), line(reference));
+      "are not ranked), and never when it is beyond what the GPU can do (flagged &#8220;{}&#8221;)."
+      "</p>\n</header>\n<main>\n",
+      line(spec.lab), line(spec.title), line(reference), kImplausibleSpeed);
   page += fmt::format(
       "<div class=\"table-wrap\">\n<table class=\"students\">\n<caption>{} students, best share "
       "first</caption>\n<thead><tr>{}</tr></thead>\n<tbody>\n{}</tbody>\n</table>\n</div>\n",

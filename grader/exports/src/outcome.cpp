@@ -34,6 +34,13 @@ double total_points(const contract::LabSpec& spec, const StudentOutcome& outcome
   return total;
 }
 
+std::size_t implausible_checks(const contract::LabSpec& spec, const StudentOutcome& outcome) {
+  return static_cast<std::size_t>(
+      std::count_if(spec.checks.begin(), spec.checks.end(), [&](const contract::CheckSpec& check) {
+        return check_verdict(outcome, check.id) == contract::Verdict::implausible;
+      }));
+}
+
 bool has_problems(const StudentOutcome& outcome) {
   return !outcome.grade || outcome.status != kGradedStatus || !outcome.grade->problems.empty();
 }

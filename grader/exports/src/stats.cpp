@@ -60,7 +60,7 @@ std::vector<HistogramBin> score_histogram(std::span<const double> scores, double
 }
 
 double CheckStats::pass_rate() const {
-  const std::size_t students = passed + failed + other + not_measured + not_run;
+  const std::size_t students = passed + failed + implausible + other + not_measured + not_run;
   return students > 0 ? static_cast<double>(passed) / static_cast<double>(students) : 0;
 }
 
@@ -86,7 +86,13 @@ std::vector<CheckStats> check_stats(const contract::LabSpec& spec,
         case contract::Verdict::not_measured:
           ++stats.not_measured;
           break;
-        default:
+        case contract::Verdict::implausible:
+          ++stats.implausible;
+          break;
+        case contract::Verdict::error:
+        case contract::Verdict::skipped:
+        case contract::Verdict::inconclusive:
+        case contract::Verdict::not_attempted:
           ++stats.other;
       }
     }

@@ -116,4 +116,37 @@ inline std::vector<StudentOutcome> make_emulated_class(const contract::LabSpec& 
   return all;
 }
 
+// A speed beyond the GPU's ceiling: mallory's kernel "computed" 90.1 TFLOP/s on a GPU whose FP32
+// peak is 66.9. The reason opens with its verdict, as the harness words it, and carries markup, as
+// any text of a record may. alice is honest.
+inline const std::string kImplausibleReason =
+    "implausible: measured 90100 GFLOP/s <img src=x onerror=alert(1)>, beyond this GPU's FP32 peak";
+
+inline contract::CheckRecord implausible_speed(std::string reason = kImplausibleReason) {
+  auto r = record("Tiled.Speed", contract::Verdict::implausible, std::move(reason));
+  contract::Timing t;
+  t.rate_unit = "GFLOP/s";
+  t.rate = 90100;
+  t.ratio = 3.5;
+  t.reference_name = "cuBLAS SGEMM (FP32)";
+  t.ceiling = 66900;
+  t.ceiling_name = "this GPU's FP32 peak (132 SMs x 1980 MHz x 128 lanes x 2)";
+  t.verified_calls = 12;
+  r.timing = t;
+  return r;
+}
+
+inline std::vector<StudentOutcome> make_implausible_class(const contract::LabSpec& spec) {
+  using contract::Verdict;
+  std::vector<StudentOutcome> all;
+  all.push_back(
+      graded(spec, "alice",
+             {record("Tiled.Correctness", Verdict::pass),
+              record("Tiled.SharedMemory", Verdict::pass), record("Tiled.Speed", Verdict::pass)}));
+  all.push_back(graded(spec, "mallory",
+                       {record("Tiled.Correctness", Verdict::pass),
+                        record("Tiled.SharedMemory", Verdict::pass), implausible_speed()}));
+  return all;
+}
+
 }  // namespace exports::testing

@@ -119,6 +119,20 @@ TEST(GradebookCsvEmulated, SpeedCellsSayNotMeasured) {
             std::string::npos);
 }
 
+// A speed beyond the GPU's ceiling earned 0, but the cell says why, so that the instructor sees
+// the kernel needs a look; the total stays a number.
+TEST(GradebookCsvImplausible, TheSpeedCellFlagsAnImplausibleSpeed) {
+  const auto spec = testing::make_spec();
+  const auto rows = parse_csv(gradebook_csv(spec, testing::make_implausible_class(spec)));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1][3], "5") << "alice's honest pass";
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"mallory", "10", "5", "implausible speed", "15",
+                                               "20", "graded", "reports/mallory/report.html"}));
+  const auto honest = testing::make_spec();
+  EXPECT_EQ(gradebook_csv(honest, testing::make_class(honest)).find("implausible"),
+            std::string::npos);
+}
+
 TEST(GradebookCsvEmpty, HeaderOnly) {
   const auto spec = testing::make_spec();
   EXPECT_EQ(gradebook_csv(spec, {}),

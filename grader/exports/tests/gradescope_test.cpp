@@ -119,6 +119,32 @@ TEST_F(Gradescope, ANotMeasuredCheckIsNeitherPassedNorFailed) {
   EXPECT_EQ(results["tests"][1]["status"], "passed");
 }
 
+// A speed beyond the GPU's ceiling: a failed test, named and tagged so, with the record's reason
+// and the figure against the ceiling in its output; it earns nothing.
+TEST_F(Gradescope, AnImplausibleSpeedIsAFailedTestWithItsReason) {
+  const auto results = gradescope_results(spec, testing::make_implausible_class(spec)[1]);
+  ASSERT_EQ(results["tests"].size(), 3u);
+  const auto& speed = results["tests"][2];
+  EXPECT_EQ(speed["status"], "failed");
+  EXPECT_EQ(speed["score"].get<double>(), 0);
+  EXPECT_NE(speed["name"].get<std::string>().find("(implausible speed)"), std::string::npos)
+      << speed["name"];
+  EXPECT_NE(speed["tags"].dump().find("implausible speed"), std::string::npos);
+  EXPECT_EQ(speed["extra_data"]["verdict"], "implausible");
+  const auto output = speed["output"].get<std::string>();
+  EXPECT_EQ(output.rfind(testing::kImplausibleReason, 0), 0u) << "worded once: " << output;
+  EXPECT_DOUBLE_EQ(results["score"].get<double>(), 15);
+
+  // A record without a reason: the figure against the ceiling, in the report's words.
+  auto quiet = testing::graded(spec, "quiet", {testing::implausible_speed("")});
+  const auto words = gradescope_results(spec, quiet)["tests"][2]["output"].get<std::string>();
+  EXPECT_EQ(words.rfind("implausible: measured 90.1 TFLOP/s, beyond this GPU's FP32 peak (132 "
+                        "SMs x 1980 MHz x 128 lanes x 2) of 66.9 TFLOP/s",
+                        0),
+            0u)
+      << words;
+}
+
 TEST_F(Gradescope, LongMessagesAreCut) {
   auto outcome = testing::ungraded("x", "compile error", std::string(1 << 20, 'e'));
   const auto output = gradescope_results(spec, outcome)["tests"][0]["output"].get<std::string>();

@@ -148,6 +148,32 @@ TEST(GradebookHtmlEmulated, TheSpeedCheckReadsNotMeasuredNotZero) {
   EXPECT_EQ(count(page, "&#183; 1 not measured</span>"), 2u);
 }
 
+// ---- a speed beyond the GPU's ceiling ----------------------------------------------------
+
+// The student's row is flagged beside the status, the check's row counts it; no other student
+// and no honest class reads "implausible".
+TEST(GradebookHtmlImplausible, FlagsTheStudentAndCountsTheCheck) {
+  const auto spec = testing::make_spec();
+  const auto page = gradebook_html(spec, testing::make_implausible_class(spec), "now");
+  const auto mallory = page.find(R"(<th scope="row" class="student-name">mallory</th>)");
+  ASSERT_NE(mallory, std::string::npos);
+  const auto row = page.substr(mallory, page.find("</tr>", mallory) - mallory);
+  EXPECT_NE(row.find(R"(<span class="status status-implausible">implausible speed</span>)"),
+            std::string::npos)
+      << row;
+  const auto alice = page.find(R"(<th scope="row" class="student-name">alice</th>)");
+  ASSERT_NE(alice, std::string::npos);
+  EXPECT_EQ(page.substr(alice, page.find("</tr>", alice) - alice).find("status-implausible"),
+            std::string::npos);
+  EXPECT_NE(check_row(page, "Tiled.Speed")
+                .find(R"(1 passed &#183; <span class="implausible">1 implausible speed</span>)"),
+            std::string::npos)
+      << check_row(page, "Tiled.Speed");
+  const auto honest = testing::make_spec();
+  EXPECT_EQ(gradebook_html(honest, testing::make_class(honest), "now").find("status-implausible\""),
+            std::string::npos);
+}
+
 TEST_F(GradebookHtml, OnAGpuNothingSaysEmulation) {
   EXPECT_EQ(page.find("Graded on the CPU"), std::string::npos);
   EXPECT_EQ(page.find("not measured"), std::string::npos);

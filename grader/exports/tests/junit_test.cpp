@@ -65,6 +65,33 @@ TEST_F(Junit, VerdictsBecomeFailuresAndSkips) {
   EXPECT_EQ(quoted[2]->all("failure").at(0)->attributes.at("type"), "not run");
 }
 
+// A speed beyond the GPU's ceiling is a failure (JUnit's skip is for checks that could not
+// judge), typed "implausible", with the record's reason and the figure against the ceiling.
+TEST(JunitImplausible, AnImplausibleSpeedIsAFailureWithItsReason) {
+  const auto spec = testing::make_spec();
+  const auto root = testing::MiniXml::parse(junit_xml(spec, testing::make_implausible_class(spec)));
+  const auto suites = root->all("testsuite");
+  ASSERT_EQ(suites.size(), 2u);
+  EXPECT_EQ(suites[1]->attributes.at("failures"), "1");
+  EXPECT_EQ(suites[1]->attributes.at("skipped"), "0");
+  const auto failure = suites[1]->all("testcase").at(2)->all("failure");
+  ASSERT_EQ(failure.size(), 1u);
+  EXPECT_EQ(failure[0]->attributes.at("type"), "implausible");
+  EXPECT_EQ(failure[0]->attributes.at("message"), testing::kImplausibleReason);
+  EXPECT_NE(failure[0]->text.find("implausible: 0 of 5 points"), std::string::npos)
+      << failure[0]->text;
+  EXPECT_EQ(root->attributes.at("failures"), "1");
+
+  // A record without a reason: the figure against the ceiling, in the report's words.
+  const auto quiet = testing::MiniXml::parse(
+      junit_xml(spec, {testing::graded(spec, "quiet", {testing::implausible_speed("")})}));
+  const auto text =
+      quiet->all("testsuite").at(0)->all("testcase").at(2)->all("failure").at(0)->text;
+  EXPECT_NE(text.find("implausible: measured 90.1 TFLOP/s, beyond this GPU's FP32 peak"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(Junit, UngradedStudentsFailEveryCheckWithTheirStatus) {
   const auto root = testing::MiniXml::parse(xml);
   const auto suite = root->all("testsuite").at(2);

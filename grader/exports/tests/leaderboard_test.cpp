@@ -116,6 +116,58 @@ TEST_F(Leaderboard, RanksByFirstColumnThenOthersThenName) {
   EXPECT_EQ(rows[4].outcome->student, "dave");
 }
 
+// mallory's 350% of cuBLAS is beyond the GPU's FP32 peak (verdict implausible); trent's record
+// says pass, but its rate is above its own ceiling. Neither is ranked, and the page flags both.
+class LeaderboardImplausible : public Leaderboard {
+ protected:
+  static contract::CheckRecord beyond_ceiling(contract::Verdict verdict) {
+    auto r = share_record("Sgemm.ShareAt4096", verdict, 3.5);
+    r.timing->rate_unit = "GFLOP/s";
+    r.timing->rate = 90100;
+    r.timing->ceiling = 66900;
+    r.timing->ceiling_name = "this GPU's FP32 peak";
+    return r;
+  }
+  void SetUp() override {
+    outcomes.push_back(student(spec, "mallory",
+                               {beyond_ceiling(contract::Verdict::implausible),
+                                share_record("Sgemm.ShareTall", contract::Verdict::pass, 0.60)}));
+    outcomes.push_back(student(spec, "trent", {beyond_ceiling(contract::Verdict::pass)}));
+  }
+};
+
+TEST_F(LeaderboardImplausible, AFigureBeyondTheCeilingIsNeverRanked) {
+  EXPECT_FALSE(leaderboard_share(outcomes[5], "Sgemm.ShareAt4096"));
+  EXPECT_TRUE(leaderboard_implausible(outcomes[5], "Sgemm.ShareAt4096"));
+  EXPECT_DOUBLE_EQ(*leaderboard_share(outcomes[5], "Sgemm.ShareTall"), 0.60);
+  EXPECT_FALSE(leaderboard_implausible(outcomes[5], "Sgemm.ShareTall"));
+  EXPECT_FALSE(leaderboard_share(outcomes[6], "Sgemm.ShareAt4096")) << "a pass past its ceiling";
+  EXPECT_TRUE(leaderboard_implausible(outcomes[6], "Sgemm.ShareAt4096"));
+  EXPECT_FALSE(leaderboard_implausible(outcomes[2], "Sgemm.ShareAt4096")) << "alice";
+
+  const auto rows = rank_class(spec, outcomes);
+  ASSERT_EQ(rows.size(), 7u);
+  EXPECT_EQ(rows[0].outcome->student, "alice") << "350% does not top the board";
+  for (const auto& row : rows) {
+    if (row.outcome->student != "mallory" && row.outcome->student != "trent") continue;
+    EXPECT_EQ(row.rank, 0) << row.outcome->student;
+    ASSERT_EQ(row.implausible.size(), 2u);
+    EXPECT_TRUE(row.implausible[0]) << row.outcome->student;
+  }
+  EXPECT_DOUBLE_EQ(gradescope_leaderboard(spec, outcomes[5])[0]["value"].get<double>(), 0.0);
+
+  const auto page = leaderboard_html(spec, outcomes, "2026-11-23");
+  EXPECT_EQ(page.find("350.0%"), std::string::npos);
+  const auto mallory = page.find(">mallory</th>");
+  ASSERT_NE(mallory, std::string::npos);
+  const auto row = page.substr(mallory, page.find("</tr>", mallory) - mallory);
+  EXPECT_NE(row.find(R"(<span class="implausible">implausible speed</span>)"), std::string::npos)
+      << row;
+  EXPECT_NE(row.find("60.0%"), std::string::npos) << row;
+  EXPECT_NE(page.find(R"(<tr><td class="num">&#8211;</td><th scope="row">mallory</th>)"),
+            std::string::npos);
+}
+
 TEST_F(Leaderboard, ClassPageIsEscapedAndSelfContained) {
   const auto page = leaderboard_html(spec, outcomes, "2026-11-23");
   EXPECT_NE(page.find("&lt;b&gt;eve&lt;/b&gt;"), std::string::npos);

@@ -63,7 +63,8 @@ TEST(Stats, CheckStatsCoverEveryStudent) {
   const auto stats = check_stats(spec, outcomes);
   ASSERT_EQ(stats.size(), 3u);
   for (const auto& s : stats) {
-    EXPECT_EQ(s.passed + s.failed + s.other + s.not_measured + s.not_run, outcomes.size())
+    EXPECT_EQ(s.passed + s.failed + s.implausible + s.other + s.not_measured + s.not_run,
+              outcomes.size())
         << s.check->id;
   }
   EXPECT_EQ(stats[0].passed, 3u);
@@ -87,6 +88,19 @@ TEST(Stats, NotMeasuredIsItsOwnCount) {
   const auto summary = summarize(spec, outcomes);
   EXPECT_EQ(summary.most_without_gpu, 1u);
   EXPECT_EQ(summary.full_marks, 0u);
+}
+
+// A speed beyond the GPU's ceiling is its own count: failed, but not among the slow kernels.
+TEST(Stats, ImplausibleIsItsOwnCount) {
+  const auto spec = testing::make_spec();
+  const auto outcomes = testing::make_implausible_class(spec);
+  const auto stats = check_stats(spec, outcomes);
+  EXPECT_EQ(stats[2].implausible, 1u);
+  EXPECT_EQ(stats[2].passed, 1u);
+  EXPECT_EQ(stats[2].failed + stats[2].other, 0u);
+  EXPECT_DOUBLE_EQ(stats[2].pass_rate(), 0.5);
+  EXPECT_EQ(implausible_checks(spec, outcomes[1]), 1u);
+  EXPECT_EQ(implausible_checks(spec, outcomes[0]), 0u);
 }
 
 }  // namespace

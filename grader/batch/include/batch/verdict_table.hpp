@@ -4,7 +4,8 @@
 //
 // Verdicts fall in three classes.
 //   passed       pass.
-//   failed       fail, error, inconclusive, not_run: the lab program exits 1 (gtest fails them).
+//   failed       fail, error, inconclusive, not_run, implausible (a speed beyond what the GPU can
+//                do): the lab program exits 1 (gtest fails them).
 //   not judged   skipped (no GPU; a case too large for the sanitizer), not_measured (a speed check
 //                under the CPU emulation), not_attempted (a bonus the student did not write). They
 //                earn nothing and fail nothing: the program exits 0 for them, or 77 when nothing

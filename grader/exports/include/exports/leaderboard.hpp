@@ -2,7 +2,9 @@
 // shapes the spec marks with "leaderboard": "<column name>". Two exports: the entries of
 // Gradescope's results.json ("leaderboard": [{name, value, order}]) and a class page ranking the
 // students. A share counts only when it was measured and judged (pass or fail, with a timing): an
-// inconclusive, failed-to-run or missing check has no share and ranks last.
+// inconclusive, failed-to-run or missing check has no share and ranks last. A figure beyond what
+// the GPU can do (verdict implausible, or a rate above the record's ceiling whatever its verdict)
+// is never ranked: the class page lists it unranked, flagged "implausible speed".
 #pragma once
 
 #include <optional>
@@ -26,6 +28,10 @@ std::vector<LeaderboardColumn> leaderboard_columns(const contract::LabSpec& spec
 // The student's measured share of the reference for one check (0.85 for 85%), if any.
 std::optional<double> leaderboard_share(const StudentOutcome& outcome, std::string_view check_id);
 
+// True when the student's figure for the check is beyond the GPU's ceiling: the verdict is
+// implausible, or the record's rate exceeds its ceiling. Such a figure has no share.
+bool leaderboard_implausible(const StudentOutcome& outcome, std::string_view check_id);
+
 // Gradescope's leaderboard entries: one per column, named as the column, the value the share as
 // a percentage with one decimal (0 when not measured), higher is better ("desc"). Empty when the
 // spec has no leaderboard checks.
@@ -35,6 +41,7 @@ struct LeaderboardRow {
   const StudentOutcome* outcome = nullptr;
   int rank = 0;                               // 1 = best; tied shares share a rank; 0: unranked
   std::vector<std::optional<double>> shares;  // one per column
+  std::vector<bool> implausible;              // one per column: flagged, never ranked
 };
 
 // Every student, best first by the first column's share (ties: the mean of the other columns, then

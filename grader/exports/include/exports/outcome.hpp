@@ -3,6 +3,7 @@
 // export escapes them for its own format.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,5 +49,13 @@ bool graded_under_emulation(std::span<const StudentOutcome> outcomes);
 // What the exports show for a check that was not measured, where points would stand: a speed
 // check under the CPU emulation earns 0, but it did not fail.
 inline constexpr std::string_view kNotMeasured = "not measured";
+
+// What the exports show for a check whose speed was beyond what the GPU can do (verdict
+// implausible): it earned 0 and failed, and the kernel needs an instructor's look, so the flag
+// stands where the points would and beside the student's name.
+inline constexpr std::string_view kImplausibleSpeed = "implausible speed";
+
+// How many of the spec's checks the student has with the verdict implausible.
+std::size_t implausible_checks(const contract::LabSpec& spec, const StudentOutcome& outcome);
 
 }  // namespace exports

@@ -43,7 +43,8 @@ struct CheckStats {
   const contract::CheckSpec* check = nullptr;
   std::size_t passed = 0;
   std::size_t failed = 0;        // verdict fail (partial credit possible)
-  std::size_t other = 0;         // error, inconclusive, skipped
+  std::size_t implausible = 0;   // a speed beyond the GPU's ceiling: failed, never partial
+  std::size_t other = 0;         // error, inconclusive, skipped, not attempted
   std::size_t not_measured = 0;  // speed under the CPU emulation: neither passed nor failed
   std::size_t not_run = 0;       // not run, or the student has no grade
   double mean_points = 0;        // over every student
