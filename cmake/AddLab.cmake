@@ -442,8 +442,31 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     if(expected_diagnosis)
       list(APPEND environment "EXPECT_DIAGNOSIS=${expected_diagnosis}")
     endif()
+    if(name MATCHES "^redteam_")
+      # A red-team case is stopped by the launcher's isolation (among other things): in a run
+      # that was not isolated (no bubblewrap, not root) one not caught is skipped, saying so.
+      list(APPEND environment "EXPECT_ISOLATION=or-skip")
+    endif()
     if(environment)
       set_tests_properties(${lab}.must_fail.${name} PROPERTIES ENVIRONMENT "${environment}")
+    endif()
+    # "// isolation: what it reaches for": a case that only the launcher's isolation stops runs
+    # again without bubblewrap (LABGRADE_BWRAP names none), where a root lab program isolates the
+    # launcher by hand (a uid and a PID namespace of its own); it must be caught there too, and
+    # the run must say it was isolated. CI has bubblewrap and runs as root: this is its test of
+    # the path without it. Skipped when not root.
+    file(STRINGS "${file}" isolation_lines REGEX "^// isolation:")
+    if(isolation_lines)
+      list(REMOVE_ITEM environment "EXPECT_ISOLATION=or-skip")
+      list(APPEND environment "LABGRADE_BWRAP=/nonexistent/bwrap" "EXPECT_ISOLATION=by-hand")
+      add_test(NAME ${lab}.must_fail.${name}.without_bubblewrap
+               COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "${program}"
+                       "${CMAKE_BINARY_DIR}/results/must_fail/${target}-without-bubblewrap"
+                       ${must_fail})
+      set_tests_properties(${lab}.must_fail.${name}.without_bubblewrap PROPERTIES
+        LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600
+        ENVIRONMENT "${environment}")
+      labs_gpu_test(${lab}.must_fail.${name}.without_bubblewrap)
     endif()
   endforeach()
 endfunction()

@@ -9,6 +9,14 @@
 # With EXPECT_DIAGNOSIS="id [other-id ...]" in the environment (from the kernel's "// diagnosis:"
 # lines) the records must also name the mistake: every named check that carries a diagnosis must
 # carry one of these ids, and at least one must carry the first.
+# EXPECT_ISOLATION asks the lab program how its launcher (the submission's code) was kept from it
+# (LAB_ISOLATION_FILE: bubblewrap, or by hand when it is root; harness/runtime/src/student/
+# launcher_isolation.hpp):
+#   or-skip  a red-team case (examples/redteam/): in a run that was not isolated (no bubblewrap,
+#            not root) its verdicts are a self-check, so a case not caught there is skipped (77)
+#            with that reason instead of failing.
+#   by-hand  the run must have isolated the launcher without bubblewrap (LABGRADE_BWRAP names
+#            none): root does it by hand; skipped when not root, which cannot.
 any=0
 if [ "$1" = "--any" ]; then
   any=1
@@ -25,14 +33,33 @@ if [ ! -x "$exe" ]; then
   echo "not built: $exe"
   exit 77
 fi
+if [ "$EXPECT_ISOLATION" = "by-hand" ] && [ "$(id -u)" -ne 0 ]; then
+  echo "skipped: without bubblewrap only root can isolate the launcher (a uid of its own)"
+  exit 77
+fi
 . "$(dirname "$0")/ctest_gpu.sh"
 rm -rf "$results"
+# Made here, with its parents, writable by their owner alone: a launcher isolated under another
+# uid must not be able to write a record into it (nor make it first).
+(umask 022 && mkdir -p "$results") && chmod go-w "$results"
 filter=$(echo "$@" | tr ' ' ':')
 output=$(mktemp)
-trap 'rm -f "$output"' EXIT
+isolation_file=""
+if [ -n "$EXPECT_ISOLATION" ]; then
+  isolation_file=$(mktemp)
+  export LAB_ISOLATION_FILE="$isolation_file"
+fi
+trap 'rm -f "$output" $isolation_file' EXIT
 "$exe" --results-dir "$results" --gtest_filter="$filter" > "$output" 2>&1
 status=$?
 cat "$output"
+# How the launcher was isolated: the first "not isolated: why" line, else the first "isolated:".
+not_isolated=""
+isolated=""
+if [ -n "$isolation_file" ]; then
+  not_isolated=$(sed -n 's/^not isolated: //p' "$isolation_file" | head -n 1)
+  isolated=$(sed -n 's/^isolated: //p' "$isolation_file" | head -n 1)
+fi
 if [ "$status" -eq 77 ]; then
   # The lab program says 77 when it judged nothing: no GPU, or only speed checks under the CPU
   # emulation (their records say not_measured).
@@ -121,6 +148,20 @@ if grep -nE '(harness|contract|launcher|emulation)/(src|include)/[A-Za-z0-9_/]+\
     "$output" | head -5
   bad=1
 fi
+if [ "$EXPECT_ISOLATION" = "by-hand" ] && [ "$judged" -gt 0 ]; then
+  if [ -n "$not_isolated" ]; then
+    echo "NOT ISOLATED: the launcher ran without isolation ($not_isolated)"
+    bad=1
+  elif [ -z "$isolated" ]; then
+    echo "NOT ISOLATED: the lab program did not say how its launcher was isolated"
+    bad=1
+  elif [ "$isolated" = "bubblewrap" ]; then
+    echo "NOT ISOLATED BY HAND: the launcher ran under bubblewrap, which this test leaves out"
+    bad=1
+  else
+    echo "isolated without bubblewrap: $isolated"
+  fi
+fi
 if [ "$judged" -eq 0 ] && [ "$bad" -eq 0 ]; then
   echo "skipped: none of the named checks can be judged here"
   exit 77
@@ -133,5 +174,14 @@ if [ "$any" -eq 1 ]; then
   fi
 elif [ "$missed" -eq 1 ]; then
   bad=1
+fi
+if [ "$EXPECT_ISOLATION" = "or-skip" ] && [ -n "$not_isolated" ]; then
+  if [ "$bad" -ne 0 ]; then
+    echo "skipped: this run was not isolated: its verdicts are a self-check ($not_isolated);" \
+      "a red-team case is stopped only by an isolated launcher (bubblewrap, or a lab program" \
+      "run as root)"
+    exit 77
+  fi
+  echo "note: caught, although this run was not isolated ($not_isolated)"
 fi
 exit $bad

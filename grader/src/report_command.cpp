@@ -10,6 +10,7 @@
 #include "contract/record.hpp"
 #include "contract/spec.hpp"
 #include "reports/render.hpp"
+#include "run_command.hpp"
 
 namespace grader {
 namespace {
@@ -20,6 +21,16 @@ void write_text(const std::filesystem::path& file, const std::string& text) {
   common::write_file_atomically(file, text);
 }
 
+// The first record note saying that the run was not isolated, or "".
+std::string not_isolated_note(const std::vector<contract::CheckRecord>& records) {
+  for (const auto& record : records) {
+    for (const auto& note : record.notes) {
+      if (note.rfind(kNotIsolatedNote, 0) == 0) return note;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 int report_command(const ReportOptions& options) {
@@ -27,6 +38,10 @@ int report_command(const ReportOptions& options) {
     auto spec = contract::load_spec(options.spec);
     std::vector<std::string> problems;
     auto records = contract::read_records(options.results_dir, &problems);
+    // A run whose launcher was not isolated (`labgrade run`'s note on its records) says so at the
+    // top of the report and in the summary, not only beside each check.
+    const std::string not_isolated = not_isolated_note(records);
+    if (!not_isolated.empty()) problems.push_back(not_isolated);
     // Checks that ran under the CPU emulation ran the spec's "emulation" sizes: the report shows
     // the titles that name those sizes. Points are the same either way.
     if (contract::ran_under_emulation(records)) contract::apply_overrides(spec, "emulation");
@@ -70,7 +85,11 @@ int report_command(const ReportOptions& options) {
                                      grade.checks.size(), skipped_text, out.string());
     std::printf("%s\n", summary.c_str());
     for (const auto& problem : grade.problems) std::printf("warning: %s\n", problem.c_str());
-    if (!options.summary_file.empty()) write_text(options.summary_file, summary + "\n");
+    const auto isolation_line =
+        not_isolated.empty() ? std::string() : fmt::format("{}: {}\n", grade.lab, not_isolated);
+    if (!options.summary_file.empty()) {
+      write_text(options.summary_file, summary + "\n" + isolation_line);
+    }
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade report: %s\n", error.what());

@@ -1,8 +1,12 @@
 #include "run_command.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -46,6 +50,57 @@ sandbox::Policy student_machine_policy() {
   policy.inherit_environment = true;
   policy.resource_limits = false;
   return policy;
+}
+
+// A file the lab program appends "isolated: how" or "not isolated: why" to, once per launcher it
+// starts (harness/runtime/src/student/launcher_isolation.hpp); removed with this object. Made
+// here, root's (or the student's) and 0600, so that an isolated launcher cannot write it.
+class IsolationFile {
+ public:
+  IsolationFile() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string name =
+        (tmp && *tmp ? std::string(tmp) : std::string("/tmp")) + "/labgrade-isolation-XXXXXX";
+    const int fd = ::mkstemp(name.data());
+    if (fd >= 0) {
+      ::close(fd);
+      path_ = name;
+    }
+  }
+  ~IsolationFile() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  IsolationFile(const IsolationFile&) = delete;
+  IsolationFile& operator=(const IsolationFile&) = delete;
+  const std::string& path() const { return path_; }
+
+  // The note for every record when a launcher of the run was not isolated, else "".
+  std::string not_isolated_note() const {
+    std::ifstream in(path_);
+    const std::string prefix = "not isolated: ";
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind(prefix, 0) == 0) {
+        return fmt::format("{}: its verdicts are a self-check ({})", kNotIsolatedNote,
+                           line.substr(prefix.size()));
+      }
+    }
+    return "";
+  }
+
+ private:
+  std::string path_;
+};
+
+// The results folder made before the lab program starts, and left writable by its owner alone:
+// the student's launcher, isolated under another uid, must not be able to write records there.
+void prepare_results_folder(const std::filesystem::path& results_dir) {
+  const mode_t old = ::umask(022);
+  if ((old | 022) != 022) ::umask(old | 022);
+  std::error_code ignored;
+  std::filesystem::create_directories(results_dir, ignored);
+  std::filesystem::permissions(
+      results_dir, std::filesystem::perms::group_write | std::filesystem::perms::others_write,
+      std::filesystem::perm_options::remove, ignored);
 }
 
 void show_output(std::string_view piece) {
@@ -104,6 +159,7 @@ int run_check_command(const RunOptions& options) {
     std::fprintf(stderr, "labgrade run: LAB_SEED: %s\n", error.what());
     return exit_status::bad_setup;
   }
+  prepare_results_folder(options.results_dir);
   // A record left from an earlier run must never stand for this one, whatever happens below.
   for (const auto& id : *checks) {
     std::error_code ignored;
@@ -117,6 +173,10 @@ int run_check_command(const RunOptions& options) {
   request.max_check_seconds = options.check.empty() ? 0 : options.timeout_s;
   request.startup_seconds = kStartupSeconds;
   request.policy = student_machine_policy();
+  const IsolationFile isolation;
+  if (!isolation.path().empty()) {
+    request.policy.env.emplace_back("LAB_ISOLATION_FILE", isolation.path());
+  }
   request.interrupted = &g_interrupted;
   std::string output;
   request.on_output = [&output](std::string_view piece) {
@@ -133,8 +193,11 @@ int run_check_command(const RunOptions& options) {
     return kInterrupted;
   }
   int status = exit_status::pass;
+  const std::string not_isolated = isolation.not_isolated_note();
+  if (!not_isolated.empty()) std::printf("labgrade run: %s\n", not_isolated.c_str());
   for (auto& record : outcome.records) {
     for (const auto& problem : outcome.problems) record.notes.push_back("labgrade: " + problem);
+    if (!not_isolated.empty()) record.notes.push_back(not_isolated);
     try {
       contract::write_record(options.results_dir, record);
       std::ofstream(output_path(options.results_dir, record.check))

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace grader {
@@ -30,6 +31,11 @@ struct VerdictOptions {
   std::string check;
 };
 int verdict_command(const VerdictOptions& options);
+
+// The note `labgrade run` adds to every record of a run whose launcher (the student's code) was
+// not isolated from the lab program (no bubblewrap, and not root: the lab program says so in the
+// file LAB_ISOLATION_FILE names); `labgrade report` carries it into the report and the summary.
+inline constexpr std::string_view kNotIsolatedNote = "this run was not isolated";
 
 // Where `labgrade run` keeps a check's part of the program's output.
 std::filesystem::path output_path(const std::filesystem::path& results_dir,

@@ -2,6 +2,7 @@
 // must-fail: CopyMatrixStrided.Correctness CopyMatrixStrided.ElementsPerThread
 // must-fail: CopyMatrixStrided.Speed
 // redteam: atexit handlers, destructors and a fork()ed daemon that rewrites records after the run
+// isolation: outliving the lab program, and write access to the results folder
 //
 // A record written during the run is overwritten by the lab program's own; one written after the
 // lab program has exited is what ctest, expect_failure.sh and labgrade report read. At start-up

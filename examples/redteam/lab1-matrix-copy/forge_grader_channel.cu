@@ -2,6 +2,7 @@
 // must-fail: CopyMatrixStrided.Correctness CopyMatrixStrided.ElementsPerThread
 // must-fail: CopyMatrixStrided.Speed
 // redteam: channel forging: a static initializer takes the grader's nonce and sends pass records
+// isolation: the lab program's /proc/<ppid>/environ and fd/ (its fallback)
 //
 // The issue's attack, written against contract/grader_channel.hpp: before main(), read
 // LAB_GRADER_CHANNEL="IN,OUT", read the grader's one-time message {"nonce", "seed"} from IN, put

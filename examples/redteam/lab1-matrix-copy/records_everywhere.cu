@@ -2,6 +2,7 @@
 // must-fail: CopyMatrixStrided.Correctness CopyMatrixStrided.ElementsPerThread
 // must-fail: CopyMatrixStrided.Speed
 // redteam: records written to every guessable path: forged passing <Check>.json in results folders
+// isolation: write access to the results folder
 //
 // ctest and labgrade read build/results/lab1/<Check>.json. This launcher writes a faithful
 // passing record (harness/record.cpp's to_json: the same keys, sorted, two-space indent, atomic

@@ -2,6 +2,7 @@
 // must-fail: CopyMatrixStrided.Correctness CopyMatrixStrided.ElementsPerThread
 // must-fail: CopyMatrixStrided.Speed
 // redteam: regenerate the inputs from a leaked seed and upload the answer, with no kernel at all
+// isolation: the lab program's /proc/<ppid>/cmdline, environ and mem
 //
 // The inputs are public functions of the run's seed: harness/random.cpp's derive_seed(seed,
 // check, "RxC") and random_real_matrix (std::mt19937_64, the same libstdc++ as the lab

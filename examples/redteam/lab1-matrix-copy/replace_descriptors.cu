@@ -2,6 +2,7 @@
 // must-fail: CopyMatrixStrided.Correctness CopyMatrixStrided.ElementsPerThread
 // must-fail: CopyMatrixStrided.Speed
 // redteam: descriptor replacement: dup2 over fds 3..10, reopen /proc/self/fd and /proc/<ppid>/fd
+// isolation: the lab program's pipes through /proc/<ppid>/fd
 //
 // The old channel was "whatever fd 4 is": a static initializer could put its own pipe there. This
 // one lists what the process inherited (/proc/self/fd), reopens every pipe of the lab program

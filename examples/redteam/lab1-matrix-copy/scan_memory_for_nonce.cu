@@ -2,6 +2,7 @@
 // must-fail: CopyMatrixStrided.Correctness CopyMatrixStrided.ElementsPerThread
 // must-fail: CopyMatrixStrided.Speed
 // redteam: memory scan for secrets: /proc/self/mem, /proc/<ppid>/mem, process_vm_readv, ptrace
+// isolation: the lab program's /proc/<ppid>/mem, process_vm_readv and ptrace
 //
 // The grader's nonce and seed live in the memory of the process that read them. A static
 // initializer walks /proc/<pid>/maps and reads every readable mapping through /proc/<pid>/mem,

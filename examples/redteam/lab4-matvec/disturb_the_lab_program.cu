@@ -1,5 +1,6 @@
 // must-fail: Matvec.Integers Matvec.Reals Matvec.Large Matvec.Examples Matvec.Threads Matvec.Speed
 // redteam: signals and scheduling aimed at the lab program: SIGSTOP bursts, nice 19, one CPU, OOM
+// isolation: signals and scheduling aimed at the lab program
 //
 // The launcher runs under the lab program's uid, so the kernel lets it act on its parent. At
 // start-up it renices the lab program to 19, pins it to CPU 0 (sched_setaffinity), sets its

@@ -1,5 +1,6 @@
 // must-fail: Matvec.Integers Matvec.Reals Matvec.Large Matvec.Examples Matvec.Threads Matvec.Speed
 // redteam: poison the grader's channel: half lines, huge lines, nonce-less records, via /proc
+// isolation: the lab program's pipes through /proc/<ppid>/fd
 //
 // Without the nonce a forged record is not believed, but a line that breaks the lab program's
 // own lines might make the grader lose the failing records and keep something else. This

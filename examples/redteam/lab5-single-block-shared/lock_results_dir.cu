@@ -1,6 +1,7 @@
 // must-fail: SingleBlock.Integers SingleBlock.Reals SingleBlock.Examples SingleBlock.OneBlock
 // must-fail: SingleBlock.SharedMemory
 // redteam: passing records written first, then the results folder made read-only over them
+// isolation: write access to the results folder
 //
 // The lab program writes a record as a temporary file renamed over <Check>.json; both need write
 // permission on the folder. At start-up this launcher finds the results folder on the lab

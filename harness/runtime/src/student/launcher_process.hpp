@@ -1,23 +1,34 @@
 // The student's launcher as a child process: started with a socket on fd 3 (and, under the CPU
 // emulation, the shared arena on fd 4) and its output in a memory file, in a process group of its
-// own; killed with its whole group when done.
+// own; killed with its whole group when done. Isolated from the lab program by bubblewrap where
+// the machine has it, else, when the lab program is root, by hand (launcher_isolation.hpp).
 #pragma once
 
 #include <sys/types.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "common/uid_lease.hpp"
+#include "launcher_isolation.hpp"
+
 namespace harness::student {
+
+// How the launcher may be isolated: bubblewrap first (by hand where the machine has none), or
+// without bubblewrap (it was tried and cannot run here).
+enum class Sandbox { bubblewrap_first, without_bubblewrap };
 
 class LauncherProcess {
  public:
-  // Starts `path`, inside bubblewrap when `sandbox` and the machine has it; `arena_fd`, when not
-  // -1, becomes the launcher's fd 4. Throws std::runtime_error when it cannot be started at all.
-  LauncherProcess(const std::string& path, bool sandbox, int arena_fd = -1);
-  bool sandboxed() const { return sandboxed_; }
+  // Starts `path` isolated as `sandbox` allows; `arena_fd`, when not -1, becomes the launcher's
+  // fd 4. Throws std::runtime_error when it cannot be started at all.
+  LauncherProcess(const std::string& path, Sandbox sandbox, int arena_fd = -1);
+  // Whether it runs under bubblewrap (which may still fail to start: its output says "bwrap:").
+  bool in_bubblewrap() const { return in_bubblewrap_; }
+  const Isolation& isolation() const { return isolation_; }
   ~LauncherProcess();
   LauncherProcess(const LauncherProcess&) = delete;
   LauncherProcess& operator=(const LauncherProcess&) = delete;
@@ -36,7 +47,13 @@ class LauncherProcess {
   int socket_ = -1;
   int output_ = -1;
   long long output_read_ = 0;
-  bool sandboxed_ = false;
+  bool in_bubblewrap_ = false;
+  // Its exit status is a monitor's (bubblewrap's, or the PID namespace's init's): death by
+  // signal N reads as exit status 128 + N.
+  bool monitored_ = false;
+  Isolation isolation_;
+  std::unique_ptr<common::UidLease> uid_lease_;  // the launcher's uid, when isolated by hand
+  int namespace_init_ = -1;                      // a pidfd of its PID namespace's init, or -1
 };
 
 }  // namespace harness::student

@@ -25,24 +25,29 @@ void LauncherSession::spawn(const std::string& path, int arena_fd) {
   path_ = path;
   arena_fd_ = arena_fd;
   try {
-    process_ = std::make_unique<LauncherProcess>(path, true, arena_fd);
+    process_ = std::make_unique<LauncherProcess>(path, Sandbox::bubblewrap_first, arena_fd);
   } catch (const std::exception&) {
     process_.reset();  // hello() tries again and says why
   }
 }
 
 nlohmann::json LauncherSession::hello() {
-  if (!process_) process_ = std::make_unique<LauncherProcess>(path_, true, arena_fd_);
+  if (!process_) {
+    process_ = std::make_unique<LauncherProcess>(path_, Sandbox::bubblewrap_first, arena_fd_);
+  }
   std::string error;
   auto hello = process_->receive(kHelloDeadlineMs, error);
-  if (!hello && process_->sandboxed() &&
+  if (!hello && process_->in_bubblewrap() &&
       process_->take_output().find("bwrap:") != std::string::npos) {
-    // bubblewrap cannot run here (inside another sandbox without user namespaces): the launcher
-    // runs as a plain child, which the outer sandbox confines.
-    std::fprintf(stderr, "note: the launcher runs without its own sandbox (bwrap failed)\n");
-    process_ = std::make_unique<LauncherProcess>(path_, false, arena_fd_);
+    // bubblewrap cannot run here (inside another sandbox without user namespaces, as under the
+    // batch grader, whose sandbox confines it): the launcher starts without it, isolated by hand
+    // when this program is root.
+    std::fprintf(stderr, "note: bubblewrap cannot run here: the launcher starts without it\n");
+    process_ = std::make_unique<LauncherProcess>(path_, Sandbox::without_bubblewrap, arena_fd_);
     hello = process_->receive(kHelloDeadlineMs, error);
   }
+  // Once, whether it said hello or not: how this run's launcher was kept from this program.
+  report_isolation(process_->isolation());
   if (!hello) {
     throw std::runtime_error("your launcher (kernel.cu's host code) did not start: " + error +
                              output_suffix());
