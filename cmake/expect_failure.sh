@@ -108,6 +108,11 @@ for check in "$@"; do
     echo "caught: $check failed, as it must"
     caught=$((caught + 1))
     judged=$((judged + 1))
+  elif grep -q '^  "verdict": "implausible"' "$record"; then
+    # A speed figure beyond the GPU's physical ceiling earns nothing: the trick was caught.
+    echo "caught: $check is implausible (beyond the GPU's ceiling), no points"
+    caught=$((caught + 1))
+    judged=$((judged + 1))
   else
     echo "NOT CAUGHT: $check was not failed: $(grep '^  "verdict"' "$record")"
     missed=1
