@@ -135,6 +135,16 @@ std::optional<std::vector<std::string>> checks_to_run(const RunOptions& options,
   return checks;
 }
 
+// A record left from an earlier run must never stand for this one, whatever happens next.
+void forget_earlier_records(const std::filesystem::path& results_dir,
+                            const std::vector<std::string>& checks) {
+  for (const auto& id : checks) {
+    std::error_code ignored;
+    std::filesystem::remove(contract::record_path(results_dir, id), ignored);
+    std::filesystem::remove(output_path(results_dir, id), ignored);
+  }
+}
+
 }  // namespace
 
 int run_check_command(const RunOptions& options) {
@@ -160,12 +170,7 @@ int run_check_command(const RunOptions& options) {
     return exit_status::bad_setup;
   }
   prepare_results_folder(options.results_dir);
-  // A record left from an earlier run must never stand for this one, whatever happens below.
-  for (const auto& id : *checks) {
-    std::error_code ignored;
-    std::filesystem::remove(contract::record_path(options.results_dir, id), ignored);
-    std::filesystem::remove(output_path(options.results_dir, id), ignored);
-  }
+  forget_earlier_records(options.results_dir, *checks);
 
   request.command = options.command;
   request.checks = *checks;

@@ -124,6 +124,74 @@ double bytes_of_every_buffer(const BufferLab& lab, const CaseSize& size) {
   return elements * sizeof(float);
 }
 
+// The reference, timed on the case's buffers with an output of its own (so that it never writes
+// where the student's is checked), poisoned before each of its calls as the student's is.
+TimedWork speed_reference(const SpeedOptions& options, CaseBuffers& buffers, const DeviceArgs& args,
+                          std::unique_ptr<DeviceBuffer>& reference_out) {
+  TimedWork reference;
+  if (options.reference) {
+    reference_out = std::make_unique<DeviceBuffer>("reference_out", buffers.output().size(), 0);
+    auto reference_args = args;
+    reference_args.output = reference_out->data();
+    reference = options.reference(reference_args);
+  } else {
+    const auto& largest =
+        *std::max_element(buffers.inputs().begin(), buffers.inputs().end(),
+                          [](const auto& a, const auto& b) { return a->size() < b->size(); });
+    reference_out = std::make_unique<DeviceBuffer>("reference_out", largest->size(), 0);
+    reference =
+        memcpy_reference(largest->data(), reference_out->data(), largest->size() * sizeof(float));
+  }
+  reference.before = [out = reference_out.get()] { out->poison(); };
+  return reference;
+}
+
+// Fresh work for every timed call: new inputs each round (the reference works on them too), the
+// expected output made from them on the GPU, and the student's output (poisoned before its call)
+// compared whole after it.
+class TimedCalls {
+ public:
+  TimedCalls(Check& check, const BufferLab& lab, CaseBuffers& buffers, const CaseSize& size)
+      : check_(check),
+        lab_(lab),
+        buffers_(buffers),
+        size_(size),
+        call_text_(lab.call_text(size)),
+        expected_(lab, buffers, size) {}
+
+  void draw_next() {
+    buffers_.fill_on_device(check_.seed_for(fmt::format("input, timed round {}", ++draws_)));
+    expected_.compute();
+  }
+
+  std::string verify() {
+    ++calls_;
+    const auto& out = buffers_.output();
+    if (const auto found = expected_.compare(out); found.mismatches > 0) {
+      return fmt::format(
+          "the {} timed call of {} left {} wrong {}: every timed call gets new inputs and an "
+          "output set to NaN, so each must do the whole work",
+          ordinal(calls_), call_text_, out.name(),
+          first_wrong_element(lab_, size_, expected_, out, found));
+    }
+    if (!out.check_guards(1).empty()) {
+      return fmt::format("the {} timed call of {} wrote outside {}", ordinal(calls_), call_text_,
+                         out.name());
+    }
+    return {};
+  }
+
+ private:
+  Check& check_;
+  const BufferLab& lab_;
+  CaseBuffers& buffers_;
+  CaseSize size_;
+  std::string call_text_;
+  DeviceExpected expected_;
+  int draws_ = 0;
+  int calls_ = 0;
+};
+
 }  // namespace
 
 void check_speed(Check& check, const BufferLab& lab, const SpeedOptions& options) {
@@ -148,52 +216,14 @@ void check_speed(Check& check, const BufferLab& lab, const SpeedOptions& options
     return;
   }
 
-  // The reference's own output, so that it never writes where the student's is checked.
   std::unique_ptr<DeviceBuffer> reference_out;
-  TimedWork reference;
-  if (options.reference) {
-    reference_out = std::make_unique<DeviceBuffer>("reference_out", buffers.output().size(), 0);
-    auto reference_args = args;
-    reference_args.output = reference_out->data();
-    reference = options.reference(reference_args);
-  } else {
-    const auto& largest =
-        *std::max_element(buffers.inputs().begin(), buffers.inputs().end(),
-                          [](const auto& a, const auto& b) { return a->size() < b->size(); });
-    reference_out = std::make_unique<DeviceBuffer>("reference_out", largest->size(), 0);
-    reference =
-        memcpy_reference(largest->data(), reference_out->data(), largest->size() * sizeof(float));
-  }
-  reference.before = [&] { reference_out->poison(); };
-
-  // Fresh work for every timed call: new inputs each round (the reference works on them too),
-  // the expected output made from them on the GPU, the student's output poisoned before its call
-  // and compared whole after it.
-  DeviceExpected expected(lab, buffers, size);
-  int draws = 0;
-  timing_options.draw_inputs = [&] {
-    buffers.fill_on_device(check.seed_for(fmt::format("input, timed round {}", ++draws)));
-    expected.compute();
-  };
-  int calls = 0;
+  auto reference = speed_reference(options, buffers, args, reference_out);
+  TimedCalls timed(check, lab, buffers, size);
+  timing_options.draw_inputs = [&] { timed.draw_next(); };
   const double work = options.work ? options.work(size) : bytes_of_every_buffer(lab, size);
   TimedWork student{lab.name(), [&] { lab.run(args); }, work};
   student.before = [&] { buffers.output().poison(); };
-  student.verify = [&]() -> std::string {
-    ++calls;
-    const auto& out = buffers.output();
-    if (const auto found = expected.compare(out); found.mismatches > 0) {
-      return fmt::format(
-          "the {} timed call of {} left {} wrong {}: every timed call gets new inputs and an "
-          "output set to NaN, so each must do the whole work",
-          ordinal(calls), call, out.name(), first_wrong_element(lab, size, expected, out, found));
-    }
-    if (!out.check_guards(1).empty()) {
-      return fmt::format("the {} timed call of {} wrote outside {}", ordinal(calls), call,
-                         out.name());
-    }
-    return {};
-  };
+  student.verify = [&] { return timed.verify(); };
   Timing timing;
   try {
     timing = measure_rounds(lab.case_label(size), options.rate_unit, student, reference,

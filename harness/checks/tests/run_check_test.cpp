@@ -145,6 +145,29 @@ TEST(JudgeSpeed, AFigureBeyondTheFp32PeakIsImplausibleAndEarnsNothing) {
   EXPECT_DOUBLE_EQ(r.timing->ceiling, 66908);
 }
 
+TEST(JudgeSpeed, ACopyBeyondTheMemoryBandwidthIsImplausible) {
+  CheckSpec spec;
+  spec.id = "CopyMatrixStrided.Speed";
+  spec.kind = "speed";
+  spec.title = "strided copy at 60% of cudaMemcpy";
+  spec.points = 15;
+  Check check(spec);
+  Timing t;  // the lab 1 figure: 8050 GB/s, 268% of cudaMemcpy, on a 3352 GB/s H100
+  t.rate_unit = "GB/s";
+  t.rate = 8050;
+  t.reference_name = "cudaMemcpy device to device";
+  t.reference_rate = 3004;
+  t.ratio = t.rate / t.reference_rate;
+  t.ceiling = 3352;
+  t.ceiling_name = "this GPU's memory bandwidth (2619 MHz x 2 x 5120 bits = 3352 GB/s)";
+  judge_speed(check, t, 0.6, 0.1);
+  const auto r = check.finish(0.0);
+  EXPECT_EQ(r.verdict, Verdict::implausible);
+  EXPECT_EQ(r.points, 0);
+  EXPECT_NE(r.reason.find("8050 GB/s"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("memory bandwidth"), std::string::npos) << r.reason;
+}
+
 TEST(JudgeSpeed, AnHonestFigureKeepsItsShare) {
   const auto spec = share_spec();
   Check check(spec);

@@ -204,6 +204,77 @@ void keep_for_later(const Check& check, SpeedReference kind, const MatmulShape& 
                                                 check.kernel_facts()};
 }
 
+// The buffers of a timed product and the fresh work around each timed call. A and B are drawn
+// on the GPU (drawing 2 x 4096^2 numbers on the host took longer than the timing) as small
+// integers: every product and sum is exact in FP32, in any order, so C is compared exactly. Each
+// round of timed calls draws new A and B; the references multiply them into reference C, which
+// is then the expected product; C is set to NaN before the student's call and compared whole
+// after it.
+class TimedProduct {
+ public:
+  TimedProduct(Check& check, const LabMatmul& lab, const MatmulShape& shape)
+      : a(DeviceBuffer::matrix("A", shape.m, shape.k)),
+        b(DeviceBuffer::matrix("B", shape.k, shape.n)),
+        c(DeviceBuffer::matrix("C", shape.m, shape.n)),
+        expected("expected C", c.size(), 0),
+        reference_c("reference C", c.size(), 0),
+        check_(check),
+        shape_(shape),
+        launch_(lab.bind(shape)),
+        call_text_(lab.call(shape)) {
+    draw("input");
+    cublas_matmul(a.data(), b.data(), expected.data(), shape);
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  void draw(const std::string& name) {
+    a.fill_random_integers(check_.seed_for(name + " A"));
+    b.fill_random_integers(check_.seed_for(name + " B"));
+  }
+  void draw_next() { draw(fmt::format("input, timed round {}", ++draws_)); }
+  void launch() { launch_(a.data(), b.data(), c.data()); }
+  void call() {
+    launch();
+    synchronize_after(call_text_);
+  }
+  // C is the product of the first A and B, and nothing was written outside it.
+  bool right() const {
+    return count_differences_on_device(expected.data(), c.data(), c.size()) == 0 &&
+           c.check_guards().empty();
+  }
+
+  // After a timed call: why C is not the product the references made of this round's A and B.
+  std::string verify_timed_call() {
+    ++calls_;
+    const auto found = compare_on_device(reference_c.data(), c.data(), nullptr, 1.0, c.size());
+    if (found.mismatches == 0) {
+      return c.check_guards(1).empty() ? std::string()
+                                       : fmt::format("the {} timed call of {} wrote outside C",
+                                                     ordinal(calls_), call_text_);
+    }
+    const long long index = found.first_mismatch;
+    return fmt::format(
+        "the {} timed call of {} left C wrong at ({}, {}): expected {}, got {} ({} of {} "
+        "elements wrong): every timed call gets new A and B and a C set to NaN, so each must "
+        "do the whole product",
+        ordinal(calls_), call_text_, index / shape_.n, index % shape_.n,
+        element_on_device(reference_c.data(), index), element_on_device(c.data(), index),
+        found.mismatches, c.size());
+  }
+
+  DeviceBuffer a, b, c;
+  DeviceBuffer expected;     // the product of the first A and B
+  DeviceBuffer reference_c;  // what the references wrote this round
+
+ private:
+  Check& check_;
+  MatmulShape shape_;
+  MatmulLauncher launch_;
+  std::string call_text_;
+  int draws_ = 0;
+  int calls_ = 0;
+};
+
 }  // namespace
 
 void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& shape,
@@ -222,72 +293,26 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
     judge_share(check, judged, threshold, max_spread);
     return;
   }
-  auto a = DeviceBuffer::matrix("A", shape.m, shape.k);
-  auto b = DeviceBuffer::matrix("B", shape.k, shape.n);
-  auto c = DeviceBuffer::matrix("C", shape.m, shape.n);
-  DeviceBuffer expected("expected C", c.size(), 0);
-  DeviceBuffer reference_c("reference C", c.size(), 0);
-  // Filled on the GPU: drawing 2 x 4096^2 numbers on the host took longer than the timing.
-  // Small integers: every product and sum is exact in FP32, in any order, so the student's C is
-  // compared exactly with the references'.
-  const auto draw = [&](const std::string& name) {
-    a.fill_random_integers(check.seed_for(name + " A"));
-    b.fill_random_integers(check.seed_for(name + " B"));
-  };
-  draw("input");
-  cublas_matmul(a.data(), b.data(), expected.data(), shape);
-  CUDA_CHECK(cudaDeviceSynchronize());
-
-  const auto launch = lab.bind(shape);
-  const auto call = lab.call(shape);
-  const auto product_right = [&] {
-    return count_differences_on_device(expected.data(), c.data(), c.size()) == 0 &&
-           c.check_guards().empty();
-  };
-  record_kernel_facts(check, [&] {
-    launch(a.data(), b.data(), c.data());
-    synchronize_after(call);
-  });
-  if (!product_right()) {
+  TimedProduct product(check, lab, shape);
+  record_kernel_facts(check, [&] { product.call(); });
+  if (!product.right()) {
     check.set_verdict(Verdict::fail, reasons.before_timing);
     return;
   }
-
-  // Fresh work for every timed call: new A and B each round (the references multiply them
-  // too, into reference C, which is then the expected product), C set to NaN before the
-  // student's call and compared whole after it.
   std::vector<SpeedReference> kinds{reference};
   const bool for_later = timed_by_another(check.spec().id);
   if (for_later) {
     kinds.push_back(reference == SpeedReference::naive ? SpeedReference::cublas
                                                        : SpeedReference::naive);
   }
-  auto references = speed_references(kinds, a, b, reference_c, shape);
-  for (auto& timed : references) timed.before = [&] { reference_c.poison(); };
+  auto references = speed_references(kinds, product.a, product.b, product.reference_c, shape);
+  for (auto& timed : references) timed.before = [&] { product.reference_c.poison(); };
   TimingOptions options;
   options.repetitions = check.spec().param<int>("repetitions");
-  int draws = 0;
-  options.draw_inputs = [&] { draw(fmt::format("input, timed round {}", ++draws)); };
-  int calls = 0;
-  TimedWork student{lab.name, [&] { launch(a.data(), b.data(), c.data()); }, shape.flops()};
-  student.before = [&] { c.poison(); };
-  student.verify = [&]() -> std::string {
-    ++calls;
-    const auto found = compare_on_device(reference_c.data(), c.data(), nullptr, 1.0, c.size());
-    if (found.mismatches == 0) {
-      return c.check_guards(1).empty()
-                 ? std::string()
-                 : fmt::format("the {} timed call of {} wrote outside C", ordinal(calls), call);
-    }
-    const long long index = found.first_mismatch;
-    return fmt::format(
-        "the {} timed call of {} left C wrong at ({}, {}): expected {}, got {} ({} of {} "
-        "elements wrong): every timed call gets new A and B and a C set to NaN, so each must "
-        "do the whole product",
-        ordinal(calls), call, index / shape.n, index % shape.n,
-        element_on_device(reference_c.data(), index), element_on_device(c.data(), index),
-        found.mismatches, c.size());
-  };
+  options.draw_inputs = [&] { product.draw_next(); };
+  TimedWork student{lab.name, [&] { product.launch(); }, shape.flops()};
+  student.before = [&] { product.c.poison(); };
+  student.verify = [&] { return product.verify_timed_call(); };
   std::vector<Timing> timings;
   try {
     timings = measure_rounds_each(shape.label(), "GFLOP/s", student, references, options,
@@ -297,17 +322,16 @@ void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& s
     return;
   }
   // The first A and B again, and one more call checked whole: the product's digest.
-  draw("input");
-  c.poison();
-  launch(a.data(), b.data(), c.data());
-  synchronize_after(call);
-  if (!product_right()) {
+  product.draw("input");
+  product.c.poison();
+  product.call();
+  if (!product.right()) {
     check.set_verdict(Verdict::fail, reasons.in_timed_runs);
     return;
   }
   auto judged = timings.front();
-  judged.output_digest = output_digest_on_device(c.data(), c.size());
-  add_roofline(judged, kinds, timings, a, b, reference_c, shape);
+  judged.output_digest = output_digest_on_device(product.c.data(), product.c.size());
+  add_roofline(judged, kinds, timings, product.a, product.b, product.reference_c, shape);
   if (for_later) keep_for_later(check, kinds.back(), shape, timings.back(), judged);
   judge_share(check, judged, threshold, max_spread);  // judge_speed unless scored by share
 }
