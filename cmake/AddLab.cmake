@@ -263,6 +263,24 @@ function(_labs_add_emulated_finding_test prefix tool program target launcher_env
     ENVIRONMENT "${launcher_env};EXPECT_REASON=${reason}")
 endfunction()
 
+# The launcher's view of the machine when a root lab program isolates it by hand (harness/runtime/
+# src/student/launcher_view.hpp), tested once, with the first lab's program: a launcher that is a
+# shell script under /tmp says what it sees (cmake/expect_launcher_view.sh). Skipped when not root.
+function(_labs_add_launcher_view_test lab ids)
+  get_property(registered GLOBAL PROPERTY LABS_LAUNCHER_VIEW_TEST)
+  if(registered)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY LABS_LAUNCHER_VIEW_TEST ON)
+  list(GET ids 0 check)
+  add_test(NAME ${lab}.isolation.launcher_view
+           COMMAND sh "${LABS_CMAKE_DIR}/expect_launcher_view.sh" "$<TARGET_FILE:${lab}>"
+                   "${CMAKE_BINARY_DIR}/results/launcher_view" ${check})
+  set_tests_properties(${lab}.isolation.launcher_view PROPERTIES
+    LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 120)
+  labs_gpu_test(${lab}.isolation.launcher_view)
+endfunction()
+
 # Tests of the checks themselves (LABS_BUILD_SELF_TESTS=ON, an instructor's build; a student's
 # build has none of them, so a student's `make labN` stays the lab alone). They belong to their
 # lab: label labN (and known_wrong), and `make labN` builds their kernels, so that `ctest -L labN`
@@ -276,6 +294,7 @@ endfunction()
 # not link): its test builds it and passes when the build fails saying the "// build-output:"
 # words (cmake/expect_build_failure.sh). It is not part of all_known_wrong, which must build.
 function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
+  _labs_add_launcher_view_test(${lab} "${ids}")
   set(variants "starter=${lab_dir}/kernel.cu")
   # Hostile submissions (examples/redteam/<folder>/) are known-wrong kernels too: each must fail
   # every check it did not earn.
@@ -442,20 +461,24 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     if(expected_diagnosis)
       list(APPEND environment "EXPECT_DIAGNOSIS=${expected_diagnosis}")
     endif()
-    if(name MATCHES "^redteam_")
-      # A red-team case is stopped by the launcher's isolation (among other things): in a run
-      # that was not isolated (no bubblewrap, not root) one not caught is skipped, saying so.
+    # "// isolation: what it reaches for": a red-team case that only the launcher's isolation
+    # stops. In a run that was not isolated (no bubblewrap, not root) one not caught is skipped,
+    # saying so. Every other case is stopped by the checks themselves and must be caught anywhere.
+    # "// sandbox: bubblewrap": where bubblewrap runs, the launcher must have run in it.
+    file(STRINGS "${file}" isolation_lines REGEX "^// isolation:")
+    file(STRINGS "${file}" sandbox_lines REGEX "^// sandbox: bubblewrap")
+    if(isolation_lines)
       list(APPEND environment "EXPECT_ISOLATION=or-skip")
+    elseif(sandbox_lines)
+      list(APPEND environment "EXPECT_ISOLATION=bubblewrap")
     endif()
     if(environment)
       set_tests_properties(${lab}.must_fail.${name} PROPERTIES ENVIRONMENT "${environment}")
     endif()
-    # "// isolation: what it reaches for": a case that only the launcher's isolation stops runs
-    # again without bubblewrap (LABGRADE_BWRAP names none), where a root lab program isolates the
-    # launcher by hand (a uid and a PID namespace of its own); it must be caught there too, and
-    # the run must say it was isolated. CI has bubblewrap and runs as root: this is its test of
-    # the path without it. Skipped when not root.
-    file(STRINGS "${file}" isolation_lines REGEX "^// isolation:")
+    # An "// isolation:" case runs again without bubblewrap (LABGRADE_BWRAP names none), where a
+    # root lab program isolates the launcher by hand (a uid and a PID namespace of its own); it
+    # must be caught there too, and the run must say it was isolated. CI has bubblewrap and runs
+    # as root: this is its test of the path without it. Skipped when not root.
     if(isolation_lines)
       list(REMOVE_ITEM environment "EXPECT_ISOLATION=or-skip")
       list(APPEND environment "LABGRADE_BWRAP=/nonexistent/bwrap" "EXPECT_ISOLATION=by-hand")

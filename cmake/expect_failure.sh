@@ -17,6 +17,10 @@
 #            with that reason instead of failing.
 #   by-hand  the run must have isolated the launcher without bubblewrap (LABGRADE_BWRAP names
 #            none): root does it by hand; skipped when not root, which cannot.
+#   bubblewrap  where bubblewrap runs on this machine (asked here, of bubblewrap alone), the
+#            launcher must have run in it: a launcher cannot talk the lab program out of it.
+# With EXPECT_ISOLATION set the lab program gets a --seed on its command line, which the launcher
+# would find if it could read the lab program's (or its PID namespace's init's) /proc cmdline.
 any=0
 if [ "$1" = "--any" ]; then
   any=1
@@ -38,6 +42,20 @@ if [ "$EXPECT_ISOLATION" = "by-hand" ] && [ "$(id -u)" -ne 0 ]; then
   exit 77
 fi
 . "$(dirname "$0")/ctest_gpu.sh"
+# The bubblewrap the lab program would use (launcher_bwrap.cpp: find_bwrap), printed when it runs
+# here with the launcher's options (bwrap_command) around its own --version; nothing otherwise.
+bubblewrap_runs_here() {
+  bwrap=${LABGRADE_BWRAP:-}
+  if [ -z "$bwrap" ]; then
+    for bwrap in /usr/bin/bwrap /usr/local/bin/bwrap /bin/bwrap ""; do
+      [ -x "$bwrap" ] && break
+    done
+  fi
+  [ -n "$bwrap" ] && [ -x "$bwrap" ] || return 0
+  "$bwrap" --unshare-all --unshare-user --uid 65534 --gid 65534 --die-with-parent --new-session \
+    --cap-drop ALL --ro-bind / / --dev /dev --proc /proc --chdir / --json-status-fd 3 \
+    -- "$bwrap" --version 3> /dev/null > /dev/null 2>&1 && echo "$bwrap"
+}
 rm -rf "$results"
 # Made here, with its parents, writable by their owner alone: a launcher isolated under another
 # uid must not be able to write a record into it (nor make it first).
@@ -50,7 +68,10 @@ if [ -n "$EXPECT_ISOLATION" ]; then
   export LAB_ISOLATION_FILE="$isolation_file"
 fi
 trap 'rm -f "$output" $isolation_file' EXIT
-"$exe" --results-dir "$results" --gtest_filter="$filter" > "$output" 2>&1
+seed_args=""
+[ -n "$EXPECT_ISOLATION" ] && seed_args="--seed $(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
+# shellcheck disable=SC2086 # seed_args is two words or none
+"$exe" $seed_args --results-dir "$results" --gtest_filter="$filter" > "$output" 2>&1
 status=$?
 cat "$output"
 # How the launcher was isolated: the first "not isolated: why" line, else the first "isolated:".
@@ -165,6 +186,18 @@ if [ "$EXPECT_ISOLATION" = "by-hand" ] && [ "$judged" -gt 0 ]; then
     bad=1
   else
     echo "isolated without bubblewrap: $isolated"
+  fi
+fi
+if [ "$EXPECT_ISOLATION" = "bubblewrap" ] && [ "$judged" -gt 0 ]; then
+  bwrap=$(bubblewrap_runs_here)
+  if [ -z "$bwrap" ]; then
+    echo "not checked: bubblewrap cannot run here, so the launcher may run without it"
+  elif grep -qv '^isolated: bubblewrap$' "$isolation_file" || [ "$isolated" != "bubblewrap" ]; then
+    echo "OUT OF ITS SANDBOX: $bwrap runs here, but the launcher ran" \
+      "${not_isolated:+not isolated ($not_isolated)}${isolated:+isolated: $isolated}"
+    bad=1
+  else
+    echo "kept in bubblewrap, as it must be"
   fi
 fi
 if [ "$judged" -eq 0 ] && [ "$bad" -eq 0 ]; then

@@ -1,13 +1,14 @@
 #include "launcher_isolation.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -24,10 +25,15 @@
 
 #include <fmt/format.h>
 
+#include "launcher_view.hpp"
+
 namespace harness::student {
 namespace {
 
 constexpr int kIsolationStepsMs = 10000;
+constexpr rlim_t kMaxLauncherProcesses = 1024;
+// Rounds of killing what a uid runs, for processes forked while a round went by.
+constexpr int kKillRounds = 100;
 
 struct Capabilities {
   std::uint64_t effective = 0;
@@ -111,9 +117,9 @@ int exit_status_of(int status) {
 }
 
 // A new PID namespace (made by unshare in this process) takes its first child as its init: the
-// child stays outside as the monitor, the init forks the launcher. Returns in the launcher,
-// pid 2 of the namespace.
-void enter_pid_namespace(int status) {
+// child stays outside as the monitor, the init makes the launcher's view of the machine and forks
+// it. Returns in the launcher, pid 2 of the namespace.
+void enter_pid_namespace(const std::string& launcher, int status) {
   int alive[2];
   if (::pipe2(alive, O_CLOEXEC) != 0) {
     report_step(status, "lost", step_failed("pipe2"));
@@ -134,23 +140,15 @@ void enter_pid_namespace(int status) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   pollfd monitor_gone{alive[0], POLLIN, 0};
   if (::poll(&monitor_gone, 1, 0) != 0) ::_exit(127);
-  // A /proc of this namespace: the lab program's /proc/<pid> (its command line, and for root its
-  // environment, memory and descriptors) out of sight. The mounts private first, so that the new
-  // /proc never shows in the machine's own mount namespace.
-  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
-    report_step(
-        status, "weak",
-        fmt::format("the machine's /proc stays in sight ({})", step_failed("making / private")));
-  } else if (::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
-    report_step(status, "weak",
-                fmt::format("the machine's /proc stays in sight ({})", step_failed("mount")));
-  }
-  const pid_t launcher = ::fork();
-  if (launcher < 0) {
+  // What it sees of the machine (launcher_view.hpp), and nothing of the lab program's command line.
+  for (const auto& note : make_launcher_view(launcher)) report_step(status, "weak", note);
+  forget_command_line();
+  const pid_t child = ::fork();
+  if (child < 0) {
     report_step(status, "lost", step_failed("fork"));
     ::_exit(127);
   }
-  if (launcher > 0) reap_as_init(launcher);
+  if (child > 0) reap_as_init(child);
 }
 
 // "" when `uid` (without groups) may run `path`, checked as that uid with the effective ids
@@ -189,6 +187,13 @@ void drop_to_uid(const std::string& launcher, unsigned uid, int status, pid_t pa
       break;
     }
   }
+  // Counted per uid, threads too, and enforced on uids other than root's: a fork bomb stops
+  // there instead of taking the machine's pids (the emulator's threads, one per CPU, fit).
+  const rlimit processes{kMaxLauncherProcesses, kMaxLauncherProcesses};
+  if (::setrlimit(RLIMIT_NPROC, &processes) != 0) {
+    report_step(status, "lost", step_failed("RLIMIT_NPROC"));
+    return;
+  }
   if (::setresgid(uid, uid, uid) != 0) {
     report_step(status, "lost", step_failed("setresgid"));
     return;
@@ -205,8 +210,10 @@ void drop_to_uid(const std::string& launcher, unsigned uid, int status, pid_t pa
     report_step(status, "lost", "capabilities remain after the change of uid");
     return;
   }
+  // Without it a set-user-ID program (su, a root helper with a bug) would give root back.
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-    report_step(status, "weak", step_failed("PR_SET_NO_NEW_PRIVS"));
+    report_step(status, "lost", step_failed("PR_SET_NO_NEW_PRIVS"));
+    return;
   }
   // A change of uid clears the parent-death signal: set again, and the lab program checked to be
   // still there (in a PID namespace the namespace's end does this instead).
@@ -216,6 +223,20 @@ void drop_to_uid(const std::string& launcher, unsigned uid, int status, pid_t pa
   }
   if (::chdir("/") != 0) report_step(status, "weak", step_failed("chdir /"));
   report_step(status, "done");
+}
+
+// Whether process `pid` is alive (not a zombie) with real uid `uid`, from /proc/<pid>/status.
+bool running_as(pid_t pid, unsigned uid) {
+  char text[4096];
+  const int fd = ::open(fmt::format("/proc/{}/status", pid).c_str(), O_RDONLY | O_CLOEXEC);
+  const ssize_t n = fd < 0 ? -1 : ::read(fd, text, sizeof text - 1);
+  if (fd >= 0) ::close(fd);
+  if (n <= 0) return false;
+  text[n] = '\0';
+  const char* state = std::strstr(text, "\nState:\t");
+  const char* uids = std::strstr(text, "\nUid:\t");
+  if (state == nullptr || uids == nullptr || state[8] == 'Z') return false;
+  return std::strtoul(uids + 6, nullptr, 10) == uid;
 }
 
 }  // namespace
@@ -248,7 +269,8 @@ void isolate_by_hand(const std::string& launcher, unsigned uid, int status) {
     report_step(
         status, "weak",
         fmt::format("no PID namespace of its own ({}): what it leaves running is killed by its "
-                    "uid when the lab program is done with it",
+                    "uid (when the uid is its own) once the lab program is done with it; it sees "
+                    "the machine's /proc, /dev (the GPU's device nodes among them) and /tmp",
                     step_failed("unshare")));
   } else {
     if (::unshare(CLONE_NEWNET | CLONE_NEWIPC) != 0) {
@@ -256,7 +278,7 @@ void isolate_by_hand(const std::string& launcher, unsigned uid, int status) {
           status, "weak",
           fmt::format("the machine's network and IPC stay in reach ({})", step_failed("unshare")));
     }
-    enter_pid_namespace(status);
+    enter_pid_namespace(launcher, status);
   }
   drop_to_uid(launcher, uid, status, own_namespace ? 0 : lab_program);
 }
@@ -317,19 +339,28 @@ Isolation read_isolation_steps(int status, unsigned uid, pid_t& namespace_init) 
 }
 
 void kill_processes_of(unsigned uid) {
-  const pid_t killer = ::fork();
-  if (killer == 0) {
-    // As that uid, kill(-1) reaches every process of it and nothing else; a few rounds, for
-    // processes forked while the first went round.
-    if (::setgroups(0, nullptr) == 0 && ::setresgid(uid, uid, uid) == 0 &&
-        ::setresuid(uid, uid, uid) == 0) {
-      for (int round = 0; round < 5 && ::kill(-1, SIGKILL) == 0; ++round) ::usleep(1000);
+  // Without a fork (the uid may have taken what the machine allows): each process of the uid that
+  // /proc lists, killed through a pidfd; rounds until one finds none.
+  for (int round = 0; round < kKillRounds; ++round) {
+    DIR* proc = ::opendir("/proc");
+    if (proc == nullptr) return;
+    int found = 0;
+    while (const dirent* entry = ::readdir(proc)) {
+      const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+      if (pid <= 0) continue;
+      const int process = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+      if (process < 0) continue;
+      // The uid read after the pidfd was opened and the process found alive after it: its pid was
+      // not reused in between, so the uid is the pidfd's process's.
+      if (running_as(pid, uid) && ::syscall(SYS_pidfd_send_signal, process, 0, nullptr, 0) == 0) {
+        ::syscall(SYS_pidfd_send_signal, process, SIGKILL, nullptr, 0);
+        ++found;
+      }
+      ::close(process);
     }
-    ::_exit(0);
-  }
-  if (killer > 0) {
-    while (::waitpid(killer, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    ::closedir(proc);
+    if (found == 0) return;
+    ::usleep(1000);
   }
 }
 

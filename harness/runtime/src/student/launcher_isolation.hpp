@@ -1,13 +1,15 @@
 // The launcher isolated by hand, where bubblewrap is missing (or cannot run) and the lab program
 // is root: what bubblewrap would have given it, from the kernel directly. A PID namespace of its
 // own whose init ends with it (so every process it leaves, a setsid()ed daemon included, dies
-// with it), with a /proc of its own (the lab program's entries out of sight), its own network
-// and IPC; an unprivileged uid of its own (200000 + slot, as labgrade's sandboxes: it can write
-// no file of root's, read nothing of a non-dumpable root process, signal nothing of the lab
-// program's); no supplementary groups, no capabilities, no new privileges; a session of its own
-// (off the terminal) and / as its folder. Each step that fails is reported: without a PID
-// namespace the uid alone still isolates it (what it leaves is killed by uid), without the uid it
-// is not isolated.
+// with it), with a view of the machine of its own (launcher_view.hpp: read-only, its own /proc,
+// a /dev without the GPU, private /tmp and /dev/shm), its own network and IPC, and an init whose
+// command line is blank; an unprivileged uid of its own (200000 + slot, as labgrade's sandboxes:
+// it can write no file of root's, read nothing of a non-dumpable root process, signal nothing of
+// the lab program's) with at most 1024 processes; no supplementary groups, no capabilities, no
+// new privileges; a session of its own (off the terminal) and / as its folder. Each step that
+// fails is reported: without a PID namespace the uid alone still isolates it when the uid is its
+// own (what it leaves is killed by uid); without the uid, without no-new-privileges, or with
+// nobody's uid and no PID namespace (its leftovers could not be killed), it is not isolated.
 #pragma once
 
 #include <sys/types.h>
@@ -48,7 +50,8 @@ void isolate_by_hand(const std::string& launcher, unsigned uid, int status);
 Isolation read_isolation_steps(int status, unsigned uid, pid_t& namespace_init);
 
 // Kills every process of `uid`, a uid nothing else runs as: what the launcher left running when
-// no PID namespace ends with it.
+// no PID namespace ends with it. Forks nothing (a fork bomb of the uid may have used up what the
+// machine allows): it goes through /proc.
 void kill_processes_of(unsigned uid);
 
 // Tells how the launcher was isolated: a note on stderr when it is less than isolated, and a line

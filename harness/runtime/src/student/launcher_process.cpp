@@ -23,97 +23,66 @@
 
 #include "launcher/protocol.hpp"
 #include "launcher/wire.hpp"
+#include "launcher_bwrap.hpp"
 
 namespace harness::student {
 namespace {
 
 constexpr rlim_t kMaxOutputBytes = 8 << 20;
 constexpr std::size_t kShownOutputBytes = 4000;
+// How long a bubblewrap whose launcher never said hello may take to end by itself.
+constexpr int kBwrapEndMs = 2000;
 
-// bubblewrap, where the machine has it: LABGRADE_BWRAP, or bwrap on the usual paths; "" (and
-// why) when there is none. A LABGRADE_BWRAP that names no program means none (a test forces the
-// path without bubblewrap so).
-std::string find_bwrap(std::string& why_none) {
-  if (const char* given = std::getenv("LABGRADE_BWRAP"); given && *given) {
-    if (::access(given, X_OK) == 0) return given;
-    why_none = fmt::format("LABGRADE_BWRAP names no program ({})", given);
-    return "";
-  }
-  for (const char* path : {"/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"}) {
-    if (::access(path, X_OK) == 0) return path;
-  }
-  why_none = "no bubblewrap on this machine";
-  return "";
-}
-
-// The launcher in a sandbox of its own: a read-only view of the machine, no GPU device nodes, no
-// network, its own (empty) process namespace, so it can neither see nor trace the lab program,
-// nor write a file anywhere, nor outlive it. As nobody, without capabilities.
-std::vector<std::string> bwrap_command(const std::string& bwrap, const std::string& path) {
-  // No tmpfs on /tmp: the launcher may live there (a build folder under /tmp), and it writes
-  // nothing anyway.
-  return {bwrap,
-          "--unshare-all",
-          "--unshare-user",
-          "--uid",
-          "65534",
-          "--gid",
-          "65534",
-          "--die-with-parent",
-          "--new-session",
-          "--cap-drop",
-          "ALL",
-          "--ro-bind",
-          "/",
-          "/",
-          "--dev",
-          "/dev",
-          "--proc",
-          "/proc",
-          "--chdir",
-          "/",
-          "--",
-          path};
-}
-
-// Isolated by hand (launcher_isolation.hpp): the uid it becomes and the pipe its steps are
-// reported on.
-struct ByHand {
-  unsigned uid = 0;
+// What the child is handed besides its command: the socket, the output file, the arena (or -1)
+// and a status pipe's write end (or -1): bubblewrap's (--json-status-fd, as kBwrapStatusFd) or,
+// isolated by hand, the isolation steps' (launcher_isolation.hpp), closed by the exec.
+struct ChildFds {
+  int channel = -1;
+  int output = -1;
+  int arena = -1;
   int status = -1;
 };
 
-[[noreturn]] void exec_child(const std::vector<std::string>& command, int channel, int output,
-                             int arena, const ByHand* by_hand) {
+// Every descriptor from `first` on closed, but `keep`.
+void close_from_but(unsigned first, int keep) {
+  if (keep >= static_cast<int>(first)) {
+    if (keep > static_cast<int>(first)) {
+      ::syscall(SYS_close_range, first, static_cast<unsigned>(keep - 1), 0);
+    }
+    ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0U, 0);
+  } else {
+    ::syscall(SYS_close_range, first, ~0U, 0);
+  }
+}
+
+// `by_hand`: the uid it becomes when isolated by hand, else nullptr.
+[[noreturn]] void exec_child(const std::vector<std::string>& command, ChildFds fds,
+                             const unsigned* by_hand, bool in_bubblewrap) {
   // By hand, isolate_by_hand makes a session of its own (its own process group too).
   if (!by_hand) ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   // Out of the way first (above every target), so that no dup2 below overwrites a source.
   const auto lift = [](int fd) { return fd < 0 ? fd : ::fcntl(fd, F_DUPFD_CLOEXEC, 100); };
-  channel = lift(channel);
-  output = lift(output);
-  arena = lift(arena);
-  const int status = by_hand ? lift(by_hand->status) : -1;
+  const int channel = lift(fds.channel);
+  const int output = lift(fds.output);
+  const int arena = lift(fds.arena);
+  int status = lift(fds.status);
   const int null_in = ::open("/dev/null", O_RDONLY);
   ::dup2(null_in, 0);
   ::dup2(output, 1);
   ::dup2(output, 2);
   ::dup2(channel, launcher_protocol::kChannelFd);
   if (arena >= 0) ::dup2(arena, launcher_protocol::kArenaFd);
-  // Nothing else of the lab program's is inherited: no grader channel, no record files. The
-  // isolation's status pipe stays until the exec closes it.
-  const unsigned first_closed = launcher_protocol::kArenaFd + (arena >= 0 ? 1 : 0);
-  if (status >= 0) {
-    ::syscall(SYS_close_range, first_closed, static_cast<unsigned>(status - 1), 0);
-    ::syscall(SYS_close_range, static_cast<unsigned>(status + 1), ~0U, 0);
-  } else {
-    ::syscall(SYS_close_range, first_closed, ~0U, 0);
-  }
+  // bubblewrap's status fd is inherited by bubblewrap (dup2 clears close-on-exec), which closes
+  // it in its child; the isolation's status pipe stays until the exec closes it.
+  if (in_bubblewrap && status >= 0) status = ::dup2(status, kBwrapStatusFd);
+  // Nothing else of the lab program's is inherited: no grader channel, no record files.
+  close_from_but(launcher_protocol::kArenaFd + (arena >= 0 ? 1 : 0), status);
   const rlimit output_limit{kMaxOutputBytes, kMaxOutputBytes};
   ::setrlimit(RLIMIT_FSIZE, &output_limit);
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
-  if (by_hand) isolate_by_hand(command.front(), by_hand->uid, status);
+  if (by_hand) isolate_by_hand(command.front(), *by_hand, status);
   std::vector<char*> argv;
   for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);
@@ -147,31 +116,33 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
     throw std::runtime_error(fmt::format("the launcher program was not built ({})", path));
   }
   std::string why_no_bwrap = "bubblewrap cannot run here";
-  const std::string bwrap = sandbox == Sandbox::bubblewrap_first ? find_bwrap(why_no_bwrap) : "";
-  in_bubblewrap_ = !bwrap.empty();
+  bwrap_ = sandbox == Sandbox::bubblewrap_first ? find_bwrap(why_no_bwrap) : "";
+  in_bubblewrap_ = !bwrap_.empty();
   const std::string why_not_by_hand = in_bubblewrap_ ? "" : why_not_isolated_by_hand();
   const bool by_hand = !in_bubblewrap_ && why_not_by_hand.empty();
   const std::string absolute = std::filesystem::absolute(path).string();
   std::vector<std::string> command{by_hand ? absolute : path};
   if (in_bubblewrap_) {
-    command = bwrap_command(bwrap, absolute);
+    command = bwrap_command(bwrap_, absolute, kBwrapStatusFd);
     isolation_ = {true, "bubblewrap", {}};
   } else if (!by_hand) {
     isolation_ = {false, fmt::format("{}, and {}", why_no_bwrap, why_not_by_hand), {}};
   }
-  ByHand hand;
-  int status[2] = {-1, -1};
+  unsigned uid = 0;
   if (by_hand) {
     std::string why_no_lease;
     uid_lease_ = common::UidLease::acquire(why_no_lease);
     // nobody: another uid all the same, but shared with other programs, so not killed by uid.
-    hand.uid = uid_lease_ ? uid_lease_->uid() : 65534;
+    uid = uid_lease_ ? uid_lease_->uid() : 65534;
     if (!uid_lease_) isolation_.notes.push_back("no sandbox uid of its own: " + why_no_lease);
     // A launcher left over from an earlier holder of the uid (a lab program killed outright).
-    if (uid_lease_) kill_processes_of(hand.uid);
+    if (uid_lease_) kill_processes_of(uid);
     guard_lab_program_from_other_uids();
-    if (::pipe2(status, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
-    hand.status = status[1];
+  }
+  // bubblewrap's status, or the isolation steps by hand.
+  int status[2] = {-1, -1};
+  if ((in_bubblewrap_ || by_hand) && ::pipe2(status, O_CLOEXEC) != 0) {
+    throw std::runtime_error("pipe2 failed");
   }
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
@@ -183,23 +154,67 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
     // dup2 clears close-on-exec on the copies the child keeps.
-    exec_child(command, sockets[1], output_, arena_fd, by_hand ? &hand : nullptr);
+    exec_child(command, {sockets[1], output_, arena_fd, status[1]}, by_hand ? &uid : nullptr,
+               in_bubblewrap_);
   }
   // By hand the child makes a session of its own, which a process group leader cannot.
   if (!by_hand) ::setpgid(pid_, pid_);
   ::close(sockets[1]);
   socket_ = sockets[0];
+  if (status[1] >= 0) ::close(status[1]);
   monitored_ = in_bubblewrap_;
-  if (by_hand) {
-    ::close(status[1]);
-    pid_t init = -1;
-    auto steps = read_isolation_steps(status[0], hand.uid, init);
-    ::close(status[0]);
-    steps.notes.insert(steps.notes.begin(), isolation_.notes.begin(), isolation_.notes.end());
-    isolation_ = std::move(steps);
-    monitored_ = init > 0;
-    namespace_init_ = open_namespace_init(init, pid_);
+  bwrap_status_ = in_bubblewrap_ ? status[0] : -1;
+  if (by_hand) take_isolation_steps(status[0], uid);
+}
+
+void LauncherProcess::take_isolation_steps(int status, unsigned uid) {
+  pid_t init = -1;
+  auto steps = read_isolation_steps(status, uid, init);
+  ::close(status);
+  steps.notes.insert(steps.notes.begin(), isolation_.notes.begin(), isolation_.notes.end());
+  isolation_ = std::move(steps);
+  monitored_ = init > 0;
+  namespace_init_ = open_namespace_init(init, pid_);
+  // nobody is shared with other programs, so its leftovers cannot be killed by uid; only the end
+  // of a PID namespace kills them. Without one, what it leaves runs on: not isolated.
+  if (isolation_.isolated && !uid_lease_ && namespace_init_ < 0) {
+    isolation_.isolated = false;
+    isolation_.how = fmt::format(
+        "uid {} (no sandbox uid of its own) without a PID namespace of its own: what it leaves "
+        "running could not be killed",
+        uid);
   }
+}
+
+bool LauncherProcess::bubblewrap_failed() {
+  if (!in_bubblewrap_ || bwrap_status_ < 0) return false;
+  // bubblewrap's own failure ends it at once with an exit status; one still running, or killed,
+  // got as far as the launcher.
+  const auto status = wait_for_exit(kBwrapEndMs);
+  if (!status || !WIFEXITED(*status)) return false;
+  std::string report;
+  char buffer[4096];
+  ::fcntl(bwrap_status_, F_SETFL, O_NONBLOCK);
+  for (ssize_t n; (n = ::read(bwrap_status_, buffer, sizeof buffer)) > 0;) report.append(buffer, n);
+  if (bwrap_ran_program(report)) return false;
+  // It said it did not run the launcher; asked once more on a program of its own (a bubblewrap
+  // too old to say "exit-code" would say so of every launcher).
+  return !bubblewrap_runs_here(bwrap_);
+}
+
+std::optional<int> LauncherProcess::wait_for_exit(int deadline_ms) {
+  for (int waited = 0; !wait_status_ && pid_ > 0; waited += 2) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      wait_status_ = status;
+      pid_ = -1;
+    } else if (waited >= deadline_ms) {
+      break;
+    } else {
+      ::usleep(2000);
+    }
+  }
+  return wait_status_;
 }
 
 LauncherProcess::~LauncherProcess() {
@@ -220,34 +235,29 @@ LauncherProcess::~LauncherProcess() {
   if (uid_lease_) kill_processes_of(uid_lease_->uid());
   if (socket_ >= 0) ::close(socket_);
   if (output_ >= 0) ::close(output_);
+  if (bwrap_status_ >= 0) ::close(bwrap_status_);
 }
 
 bool LauncherProcess::send(const nlohmann::json& message) { return wire::send(socket_, message); }
 
 std::string LauncherProcess::why_gone() {
-  int status = 0;
   // Give a dying launcher a moment to be reaped, so the message says how it ended.
-  for (int i = 0; i < 50; ++i) {
-    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-    if (done == pid_) {
-      pid_ = -1;
-      // bubblewrap (and a PID namespace's init) reports the launcher's death by signal N as
-      // its own exit status 128 + N.
-      const bool killed =
-          WIFSIGNALED(status) || (monitored_ && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
-                                  WEXITSTATUS(status) < 128 + NSIG);
-      if (!killed) return fmt::format("it exited with status {}", WEXITSTATUS(status));
-      const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
-      if (signal == SIGSEGV) {
-        return "it crashed (segmentation fault: host code read memory it does not own, "
-               "perhaps a device pointer)";
-      }
-      if (signal == SIGXFSZ) return "it printed more than 8 MiB and was stopped";
-      return fmt::format("it was killed by signal {} ({})", signal, ::strsignal(signal));
-    }
-    ::usleep(2000);
+  const auto ended = wait_for_exit(100);
+  if (!ended) return "it stopped answering";
+  const int status = *ended;
+  // bubblewrap (and a PID namespace's init) reports the launcher's death by signal N as its own
+  // exit status 128 + N.
+  const bool killed =
+      WIFSIGNALED(status) || (monitored_ && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
+                              WEXITSTATUS(status) < 128 + NSIG);
+  if (!killed) return fmt::format("it exited with status {}", WEXITSTATUS(status));
+  const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
+  if (signal == SIGSEGV) {
+    return "it crashed (segmentation fault: host code read memory it does not own, "
+           "perhaps a device pointer)";
   }
-  return "it stopped answering";
+  if (signal == SIGXFSZ) return "it printed more than 8 MiB and was stopped";
+  return fmt::format("it was killed by signal {} ({})", signal, ::strsignal(signal));
 }
 
 std::optional<nlohmann::json> LauncherProcess::receive(int deadline_ms, std::string& error) {
@@ -257,13 +267,16 @@ std::optional<nlohmann::json> LauncherProcess::receive(int deadline_ms, std::str
   if (wire_error == "no answer in time") {
     error = fmt::format("it did not return within {} s (an endless loop in host code?)",
                         deadline_ms / 1000);
-    ::kill(-pid_, SIGKILL);
-    ::kill(pid_, SIGKILL);
+    // Never with a reaped pid (-1): kill(-1) would reach every process this one may signal.
+    if (pid_ > 0) {
+      ::kill(-pid_, SIGKILL);
+      ::kill(pid_, SIGKILL);
+    }
   } else if (wire_error == "the other side closed the connection") {
     error = why_gone();
   } else {
     error = "it sent a malformed message (" + wire_error + ")";
-    ::kill(-pid_, SIGKILL);
+    if (pid_ > 0) ::kill(-pid_, SIGKILL);
   }
   return std::nullopt;
 }

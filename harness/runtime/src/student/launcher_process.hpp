@@ -26,8 +26,12 @@ class LauncherProcess {
   // Starts `path` isolated as `sandbox` allows; `arena_fd`, when not -1, becomes the launcher's
   // fd 4. Throws std::runtime_error when it cannot be started at all.
   LauncherProcess(const std::string& path, Sandbox sandbox, int arena_fd = -1);
-  // Whether it runs under bubblewrap (which may still fail to start: its output says "bwrap:").
+  // Whether it runs under bubblewrap.
   bool in_bubblewrap() const { return in_bubblewrap_; }
+  // After a launcher under bubblewrap that never said hello: whether bubblewrap itself failed
+  // (it cannot run here), decided from bubblewrap alone (its --json-status-fd report, then a run of
+  // its own --version), never from the launcher's output. Only then may it start without it.
+  bool bubblewrap_failed();
   const Isolation& isolation() const { return isolation_; }
   ~LauncherProcess();
   LauncherProcess(const LauncherProcess&) = delete;
@@ -42,12 +46,19 @@ class LauncherProcess {
 
  private:
   std::string why_gone();
+  // The isolation steps' report by hand (launcher_isolation.hpp), from the pipe `status`.
+  void take_isolation_steps(int status, unsigned uid);
+  // pid_'s wait status once it has ended (reaped within `deadline_ms`), else empty.
+  std::optional<int> wait_for_exit(int deadline_ms);
 
   pid_t pid_ = -1;
   int socket_ = -1;
   int output_ = -1;
   long long output_read_ = 0;
   bool in_bubblewrap_ = false;
+  std::string bwrap_;               // bubblewrap's path, when in it
+  int bwrap_status_ = -1;           // the read end of its --json-status-fd
+  std::optional<int> wait_status_;  // pid_'s, once reaped
   // Its exit status is a monitor's (bubblewrap's, or the PID namespace's init's): death by
   // signal N reads as exit status 128 + N.
   bool monitored_ = false;

@@ -37,12 +37,13 @@ nlohmann::json LauncherSession::hello() {
   }
   std::string error;
   auto hello = process_->receive(kHelloDeadlineMs, error);
-  if (!hello && process_->in_bubblewrap() &&
-      process_->take_output().find("bwrap:") != std::string::npos) {
-    // bubblewrap cannot run here (inside another sandbox without user namespaces, as under the
-    // batch grader, whose sandbox confines it): the launcher starts without it, isolated by hand
-    // when this program is root.
+  // bubblewrap cannot run here (inside another sandbox without user namespaces, as under the
+  // batch grader, whose sandbox confines it): the launcher starts without it, isolated by hand
+  // when this program is root. Decided by bubblewrap alone: what the launcher printed is the
+  // student's ("bwrap: ..." from a static initializer would ask for a run without the sandbox).
+  if (!hello && process_->bubblewrap_failed()) {
     std::fprintf(stderr, "note: bubblewrap cannot run here: the launcher starts without it\n");
+    process_.reset();
     process_ = std::make_unique<LauncherProcess>(path_, Sandbox::without_bubblewrap, arena_fd_);
     hello = process_->receive(kHelloDeadlineMs, error);
   }
