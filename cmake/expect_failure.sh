@@ -130,9 +130,12 @@ for check in "$@"; do
     caught=$((caught + 1))
     judged=$((judged + 1))
   elif grep -q '^  "verdict": "implausible"' "$record"; then
-    # A speed figure beyond the GPU's physical ceiling earns nothing: the trick was caught.
-    echo "caught: $check is implausible (beyond the GPU's ceiling), no points"
-    caught=$((caught + 1))
+    # No points, but not caught as it must be: every timed call is verified, so a kernel that
+    # skips work fails at that call; a figure beyond the GPU's ceiling means the verification
+    # missed it (the ceiling is the last line of defence, not the test's).
+    echo "NOT CAUGHT: $check was only implausible (beyond the GPU's ceiling), not failed by" \
+      "the verification of its timed calls: $(grep '^  "reason"' "$record")"
+    missed=1
     judged=$((judged + 1))
   else
     echo "NOT CAUGHT: $check was not failed: $(grep '^  "verdict"' "$record")"

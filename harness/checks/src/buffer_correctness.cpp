@@ -31,10 +31,16 @@ void CaseBuffers::upload(const CaseData& data) {
 
 void CaseBuffers::fill_on_device(std::uint64_t seed) {
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
-    if (lab_.inputs()[i].fill == Fill::integers) {
-      inputs_[i]->fill_random_integers(input_seed(seed, i));
-    } else {
-      inputs_[i]->fill_random(input_seed(seed, i));
+    switch (lab_.inputs()[i].fill) {
+      case Fill::integers:
+        inputs_[i]->fill_random_integers(input_seed(seed, i));
+        break;
+      case Fill::sparse_units:
+        inputs_[i]->fill_random_sparse_units(input_seed(seed, i));
+        break;
+      case Fill::reals:
+        inputs_[i]->fill_random(input_seed(seed, i));
+        break;
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "harness/device_buffer.hpp"
 #include "harness/random.hpp"
 
 namespace harness {
@@ -20,7 +21,17 @@ BufferShape n_by_n(const CaseSize& size) { return {size.rows, size.rows}; }
 BufferShape n_elements(const CaseSize& size) { return {size.rows, 1}; }
 BufferShape one_element(const CaseSize&) { return {1, 1}; }
 
-const char* fill_name(Fill fill) { return fill == Fill::integers ? "integers" : "reals"; }
+const char* fill_name(Fill fill) {
+  switch (fill) {
+    case Fill::integers:
+      return "integers";
+    case Fill::sparse_units:
+      return "sparse units";
+    case Fill::reals:
+      break;
+  }
+  return "reals";
+}
 
 namespace {
 
@@ -143,9 +154,19 @@ CaseData draw_case(const BufferLab& lab, const CaseSize& size, std::uint64_t see
   for (std::size_t i = 0; i < lab.inputs().size(); ++i) {
     const auto& input = lab.inputs()[i];
     const auto shape = input.shape(size);
-    data.inputs.push_back(input.fill == Fill::integers
-                              ? random_integer_matrix(shape.rows, shape.cols, input_seed(seed, i))
-                              : random_real_matrix(shape.rows, shape.cols, input_seed(seed, i)));
+    const auto stream = input_seed(seed, i);
+    switch (input.fill) {
+      case Fill::integers:
+        data.inputs.push_back(random_integer_matrix(shape.rows, shape.cols, stream));
+        break;
+      case Fill::sparse_units:
+        data.inputs.push_back(
+            random_sparse_unit_matrix(shape.rows, shape.cols, stream, DeviceBuffer::kSparseOneIn));
+        break;
+      case Fill::reals:
+        data.inputs.push_back(random_real_matrix(shape.rows, shape.cols, stream));
+        break;
+    }
   }
   return data;
 }

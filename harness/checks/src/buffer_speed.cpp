@@ -160,7 +160,7 @@ class TimedCalls {
         expected_(lab, buffers, size) {}
 
   void draw_next() {
-    buffers_.fill_on_device(check_.seed_for(fmt::format("input, timed round {}", ++draws_)));
+    buffers_.fill_on_device(check_.seed_for(next_timed_round_label()));
     expected_.compute();
   }
 
@@ -188,7 +188,6 @@ class TimedCalls {
   CaseSize size_;
   std::string call_text_;
   DeviceExpected expected_;
-  int draws_ = 0;
   int calls_ = 0;
 };
 

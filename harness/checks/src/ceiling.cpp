@@ -48,8 +48,9 @@ std::optional<std::string> beyond_ceiling(const Timing& timing) {
     return std::nullopt;
   }
   return fmt::format(
-      "implausible: measured {:.0f} {} ({:.0f}% of {}), beyond {}: no kernel can do that; the "
-      "kernel probably skipped work on repeated calls, so its speed earns nothing",
+      "implausible: measured {:.0f} {} ({:.0f}% of {}), beyond {}: no kernel can do that, so "
+      "the timing did not see all the work the kernel did (state kept between calls, work "
+      "left to another time); its speed earns nothing",
       timing.rate, timing.rate_unit, timing.ratio * 100, timing.reference_name,
       timing.ceiling_name.empty() ? fmt::format("{:.0f} {}", timing.ceiling, timing.rate_unit)
                                   : timing.ceiling_name);

@@ -46,4 +46,15 @@ std::vector<float> random_integer_matrix(long long rows, long long cols, std::ui
   return values;
 }
 
+std::vector<float> random_sparse_unit_matrix(long long rows, long long cols, std::uint64_t seed,
+                                             unsigned one_in) {
+  std::mt19937_64 engine(seed);
+  std::vector<float> values(static_cast<size_t>(rows * cols));
+  for (auto& v : values) {
+    const std::uint64_t z = engine();
+    v = z % one_in != 0 ? 0.0f : ((z >> 32) & 1 ? 1.0f : -1.0f);
+  }
+  return values;
+}
+
 }  // namespace harness

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 
 #include "harness/cuda_check.hpp"
 #ifndef LABS_EMULATION
@@ -70,6 +71,11 @@ class EventPair {
 };
 
 }  // namespace
+
+std::string next_timed_round_label() {
+  static int rounds = 0;
+  return "input, timed round " + std::to_string(++rounds);
+}
 
 std::vector<Measurement> time_alternating(const std::vector<TimedCall>& functions,
                                           const TimingOptions& options) {

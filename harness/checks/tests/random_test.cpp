@@ -43,3 +43,18 @@ TEST(Random, CaseSeedsDependOnCheckAndLabel) {
 
 }  // namespace
 }  // namespace harness
+
+TEST(Random, SparseUnitsAreMostlyZerosAndSumExactly) {
+  const auto values = harness::random_sparse_unit_matrix(1024, 1024, 42);
+  long long positives = 0, negatives = 0;
+  for (const float v : values) {
+    ASSERT_TRUE(v == 0.0f || v == 1.0f || v == -1.0f) << v;
+    positives += v > 0;
+    negatives += v < 0;
+  }
+  // One element in 64 on average (16384 of 2^20), split between the signs.
+  EXPECT_NEAR(positives + negatives, 16384, 800);
+  EXPECT_NEAR(positives, negatives, 800);
+  EXPECT_NE(values, harness::random_sparse_unit_matrix(1024, 1024, 43));
+  EXPECT_EQ(values, harness::random_sparse_unit_matrix(1024, 1024, 42));
+}

@@ -231,7 +231,7 @@ class TimedProduct {
     a.fill_random_integers(check_.seed_for(name + " A"));
     b.fill_random_integers(check_.seed_for(name + " B"));
   }
-  void draw_next() { draw(fmt::format("input, timed round {}", ++draws_)); }
+  void draw_next() { draw(next_timed_round_label()); }
   void launch() { launch_(a.data(), b.data(), c.data()); }
   void call() {
     launch();
@@ -271,7 +271,6 @@ class TimedProduct {
   MatmulShape shape_;
   MatmulLauncher launch_;
   std::string call_text_;
-  int draws_ = 0;
   int calls_ = 0;
 };
 

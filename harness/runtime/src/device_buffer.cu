@@ -53,7 +53,23 @@ __global__ void fill_random_integers_kernel(float* values, std::size_t count, st
   }
 }
 
+// +1 or -1 at one element in kSparseOneIn, 0 elsewhere.
+__global__ void fill_random_sparse_units_kernel(float* values, std::size_t count,
+                                                std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t z = mix(seed, i);
+    values[i] = z % DeviceBuffer::kSparseOneIn != 0 ? 0.0f : ((z >> 32) & 1 ? 1.0f : -1.0f);
+  }
+}
+
 }  // namespace
+
+void DeviceBuffer::fill_random_sparse_units(std::uint64_t seed) {
+  fill_random_sparse_units_kernel<<<1024, 256>>>(payload_, count_, seed);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
 
 void DeviceBuffer::fill_random_integers(std::uint64_t seed) {
   fill_random_integers_kernel<<<1024, 256>>>(payload_, count_, seed);

@@ -56,8 +56,11 @@ BufferShape one_element(const CaseSize& size);   // a single result (1 x 1): a r
 enum class Fill {
   reals,     // uniform in [-1, 1), no zeros
   integers,  // nonzero integers in [-4, 4]: sums and products of them stay exact in float32
+  // +1 or -1 at one element in 64, else 0: a sum of up to 2^30 of them stays exact in float32 in
+  // any order (each sign's part at most 2^24), where integers' would not (lab 10's 2^28)
+  sparse_units,
 };
-const char* fill_name(Fill fill);  // "reals" or "integers"
+const char* fill_name(Fill fill);  // "reals", "integers" or "sparse units"
 
 // One case's inputs on the host, in the order the lab declared them.
 struct CaseData {

@@ -26,4 +26,10 @@ std::vector<float> random_real_matrix(long long rows, long long cols, std::uint6
 std::vector<float> random_integer_matrix(long long rows, long long cols, std::uint64_t seed,
                                          int low = -4, int high = 4);
 
+// +1 or -1 at one element in `one_in`, 0 elsewhere (DeviceBuffer::fill_random_sparse_units's
+// distribution): sums of many stay exact in float32 in any order, so a reduction of 2^28 of them
+// is compared bit for bit.
+std::vector<float> random_sparse_unit_matrix(long long rows, long long cols, std::uint64_t seed,
+                                             unsigned one_in = 64);
+
 }  // namespace harness

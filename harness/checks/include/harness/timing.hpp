@@ -72,6 +72,11 @@ Measurement summarize(std::vector<double> samples_ms);
 std::vector<Measurement> time_alternating(const std::vector<TimedCall>& functions,
                                           const TimingOptions& options);
 
+// The label of the next round's inputs ("input, timed round N", for Check::seed_for): N counts
+// every round drawn in this run of the lab program, so no two rounds draw the same inputs, not
+// even those of a check measured again after an inconclusive first try.
+std::string next_timed_round_label();
+
 // "1st", "2nd", "3rd", "11th", "22nd": how a message counts timed calls.
 std::string ordinal(int n);
 

@@ -45,6 +45,10 @@ class DeviceBuffer {
   // Nonzero integers in [-4, 4] drawn from `seed` on the GPU: products of these are exact in
   // float32, so every correct kernel gives the same bits (speed checks compare them).
   void fill_random_integers(std::uint64_t seed);
+  // +1 or -1 at one element in kSparseOneIn, 0 elsewhere: a sum of up to 2^24 * kSparseOneIn
+  // of them stays exact in float32, in any order (harness/buffer_lab.hpp's Fill::sparse_units).
+  void fill_random_sparse_units(std::uint64_t seed);
+  static constexpr unsigned kSparseOneIn = 64;
   // Every element NaN, so an element the kernel never writes cannot pass.
   void poison();
   // The guard zones back to their guard byte, as the buffer was made (a kernel may have written
