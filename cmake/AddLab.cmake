@@ -221,7 +221,49 @@ function(add_lab folder)
   endif()
   if(LABS_BUILD_SELF_TESTS)
     _labs_add_must_fail_tests(${lab} "${lab_dir}" "${ids}" "${kinds}" "${LABS_SPEC_BONUS_IDS}")
+    _labs_add_must_pass_tests(${lab} "${lab_dir}" "${ids}")
   endif()
+endfunction()
+
+# Kernels written as real students write them (tests/right/*.cu: multi-pass launchers that move
+# partial results with cudaMemcpy, helper kernels that zero an output, ...): each must PASS the
+# checks its "// must-pass: Suite.Name ..." lines name, so that no innocent loses points to a rule
+# of the checks (cmake/expect_pass.sh). A speed check under the CPU emulation is not judged.
+function(_labs_add_must_pass_tests lab lab_dir ids)
+  file(GLOB right_kernels CONFIGURE_DEPENDS "${lab_dir}/tests/right/*.cu")
+  foreach(file IN LISTS right_kernels)
+    get_filename_component(name "${file}" NAME_WE)
+    file(STRINGS "${file}" header_lines REGEX "^// must-pass:")
+    set(must_pass "")
+    foreach(line IN LISTS header_lines)
+      string(REGEX REPLACE "^// must-pass:[ ]*" "" names "${line}")
+      separate_arguments(names UNIX_COMMAND "${names}")
+      list(APPEND must_pass ${names})
+    endforeach()
+    if(NOT must_pass)
+      message(FATAL_ERROR "${file}: the first line must be // must-pass: Suite.Name ...")
+    endif()
+    foreach(id IN LISTS must_pass)
+      if(NOT id IN_LIST ids)
+        message(FATAL_ERROR "${file}: must-pass names '${id}', which is not a check of ${lab}")
+      endif()
+    endforeach()
+    set(target ${lab}_right_${name})
+    labs_device_sources(variant_sources ${target} "${file}")
+    _labs_add_launcher(${target} ${lab} "${lab_dir}" ${variant_sources})
+    add_dependencies(${lab} ${target})
+    if(NOT TARGET all_known_wrong)
+      add_custom_target(all_known_wrong)
+    endif()
+    add_dependencies(all_known_wrong ${lab})
+    add_test(NAME ${lab}.must_pass.${name}
+             COMMAND sh "${LABS_CMAKE_DIR}/expect_pass.sh" "$<TARGET_FILE:${lab}>"
+                     "${CMAKE_BINARY_DIR}/results/must_pass/${target}" ${must_pass})
+    set_tests_properties(${lab}.must_pass.${name} PROPERTIES
+      LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600
+      ENVIRONMENT "LAB_LAUNCHER=$<TARGET_FILE:${target}>")
+    labs_gpu_test(${lab}.must_pass.${name})
+  endforeach()
 endfunction()
 
 # compute-sanitizer memcheck (out-of-bounds and misaligned accesses, also reads, which guard zones

@@ -1,5 +1,7 @@
 #include "harness/observe.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "harness/cuda_check.hpp"
@@ -21,7 +23,17 @@ std::optional<RecordedActivity> observe_launches(Check& check, const std::string
   if (!check.has_kernel_facts()) {
     for (auto& facts : kernel_facts(activity)) check.add_kernel_facts(std::move(facts));
   }
-  if (activity.memory_copies > 0) {
+  // A device-to-device copy between kernels is data movement (a multi-pass reduction moving its
+  // partial sums); it stands in for the work only in a lab whose work a copy could do (lab 1's
+  // copy), and such a lab's spec says so ("forbid_copies").
+  const bool copies_forbidden =
+      check.spec().has("forbid_copies") && check.spec().param<bool>("forbid_copies");
+  if (activity.memory_copies > 0 && !copies_forbidden) {
+    check.note(
+        fmt::format("{} also copies with cudaMemcpy ({} call(s)): data movement, not "
+                    "the work; the kernels are judged",
+                    call, activity.memory_copies));
+  } else if (activity.memory_copies > 0) {
     check.set_verdict(
         Verdict::fail,
         fmt::format("{} calls cudaMemcpy: the work must be done by your kernel", call));
@@ -37,38 +49,79 @@ std::optional<RecordedActivity> observe_launches(Check& check, const std::string
   return activity;
 }
 
-void judge_shared_memory_use(Check& check, const RecordedActivity& activity,
-                             const std::string& advice, long long min_bytes) {
-  std::string without;
-  std::string too_little;
+namespace {
+
+// The launches that do the work must use shared memory. A kernel without any that has at most
+// 1/kHelperShare of the threads of the largest kernel with it is a helper (a one-thread kernel
+// zeroing a sum, a last pass over a block's worth of partial sums) and is only noted; a larger
+// one (a naive product beside the tiled one) is doing work without it.
+constexpr long long kHelperShare = 32;
+struct SharedMemoryUse {
+  std::string without;     // launches without shared memory that do (part of) the work
+  std::string helpers;     // launches without shared memory, small enough to be helpers
+  std::string too_little;  // launches with less than min_bytes
   long long smallest = -1;
+};
+
+SharedMemoryUse shared_memory_use(const RecordedActivity& activity, long long min_bytes) {
+  SharedMemoryUse use;
+  long long largest_with = 0;  // threads of the largest launch with shared memory
+  for (const auto& launch : activity.kernels) {
+    if (launch.static_shared_bytes + launch.dynamic_shared_bytes > 0) {
+      largest_with = std::max(largest_with, launch.threads());
+    }
+  }
+  const auto add = [](std::string& list, const std::string& item) {
+    list += (list.empty() ? "" : "; ") + item;
+  };
   for (const auto& launch : activity.kernels) {
     const long long shared = launch.static_shared_bytes + launch.dynamic_shared_bytes;
     // describe_launch names the kernel itself ("k(float*): grid ... x block ...").
     if (shared <= 0) {
-      without += fmt::format("{}{}", without.empty() ? "" : "; ", describe_launch(launch));
+      const bool helper = launch.threads() * kHelperShare <= largest_with;
+      add(helper ? use.helpers : use.without, describe_launch(launch));
     } else if (shared < min_bytes) {
-      too_little += fmt::format("{}{} ({} bytes)", too_little.empty() ? "" : "; ",
-                                describe_launch(launch), shared);
+      add(use.too_little, fmt::format("{} ({} bytes)", describe_launch(launch), shared));
     }
-    if (shared > 0 && (smallest < 0 || shared < smallest)) smallest = shared;
+    if (shared > 0 && (use.smallest < 0 || shared < use.smallest)) use.smallest = shared;
   }
+  return use;
+}
+
+}  // namespace
+
+void judge_shared_memory_use(Check& check, const RecordedActivity& activity,
+                             const std::string& advice, long long min_bytes) {
+  const auto use = shared_memory_use(activity, min_bytes);
   const std::string then = advice.empty() ? "" : ". " + advice;
-  if (!without.empty()) {
+  if (!use.without.empty()) {
     check.set_verdict(Verdict::fail,
-                      fmt::format("launched with no shared memory: {}{}", without, then));
+                      fmt::format("launched with no shared memory: {}{}", use.without, then));
     check.diagnose(make_diagnosis("no_shared_memory",
                                   "the recorded launch(es) show 0 bytes of shared memory"));
-  } else if (!too_little.empty()) {
+    return;
+  }
+  if (!use.too_little.empty()) {
     check.set_verdict(Verdict::fail,
                       fmt::format("launched with less than {} bytes of shared memory: {}{}",
-                                  min_bytes, too_little, then));
-  } else {
+                                  min_bytes, use.too_little, then));
+    return;
+  }
+  if (use.helpers.empty()) {
     check.set_verdict(
         Verdict::pass,
         fmt::format("{} kernel launch(es), each with shared memory ({} bytes or more)",
-                    activity.kernels.size(), smallest));
+                    activity.kernels.size(), use.smallest));
+    return;
   }
+  check.note(
+      fmt::format("helper kernel(s) without shared memory, a small part of the work's "
+                  "size (1/{} of its threads or less): {}",
+                  kHelperShare, use.helpers));
+  check.set_verdict(Verdict::pass,
+                    fmt::format("the kernel launch(es) doing the work use shared memory ({} bytes "
+                                "or more); the small helpers beside them need none",
+                                use.smallest));
 }
 
 }  // namespace harness

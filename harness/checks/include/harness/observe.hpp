@@ -11,14 +11,18 @@
 namespace harness {
 
 // Runs `launch` under the launch recorder. Returns nothing, with the check's verdict set, when
-// the launches cannot be judged: recording unavailable, no kernel launched, or cudaMemcpy used.
-// (cuBLAS cannot be used at all: the lab programs do not link it.)
+// the launches cannot be judged: recording unavailable, no kernel launched, or cudaMemcpy of the
+// lab's buffers where the check's spec says "forbid_copies" (a lab whose work a copy could do);
+// elsewhere such copies are data movement, noted. (cuBLAS cannot be used at all: the lab
+// programs do not link it.)
 std::optional<RecordedActivity> observe_launches(Check& check, const std::string& call,
                                                  const std::function<void()>& launch);
 
-// Passes when every recorded launch had shared memory, `min_bytes` or more each (0: any); the
-// failure names the launches without enough and ends with `advice`, the handout's words for what
-// belongs in shared memory. A launch with none is diagnosed no_shared_memory.
+// Passes when the launches that do the work had shared memory, `min_bytes` or more each (0: any):
+// a launch with none and at most 1/32 of the threads of the largest launch with it is a helper
+// (a one-thread kernel zeroing a sum, a last pass over partial sums), noted; a larger one fails.
+// The failure names the launches and ends with `advice`, the handout's words for what belongs in
+// shared memory. A launch with none is diagnosed no_shared_memory.
 void judge_shared_memory_use(Check& check, const RecordedActivity& activity,
                              const std::string& advice, long long min_bytes = 0);
 
