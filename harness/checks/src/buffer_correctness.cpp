@@ -104,6 +104,7 @@ void run_buffer_case(CaseResult& result, const BufferLab& lab, const CaseData& d
   failed.cols = shape.cols;
   failed.output = &buffers.output();
   failed.launch = main_launch(activity);
+  failed.uses_shared_memory = any_shared_memory(activity);
   failed.product = lab.product_inputs(data);
   failed.rerun = &rerun;
   diagnose_failed_case(result, failed);

@@ -89,8 +89,12 @@ std::optional<Diagnosis> from_shared_memory(const DiagnosisInput& in,
   const auto first = in.experiments.shared_prefilled(nan);
   const auto second = in.experiments.shared_prefilled(nan);
   if (!first || !second) return std::nullopt;
+  // Without shared memory there is no shared-memory race and nothing stale in it: the runs still
+  // say whether the output repeats, but the words are left to the rules that can see the cause.
+  const bool shared = in.uses_shared_memory.value_or(true);
   if (!same_output(*first, *second)) {
     repeats = false;
+    if (!shared) return std::nullopt;
     return make_diagnosis("race",
                           "two runs on the same inputs and the same buffers, each starting from "
                           "the same shared memory, gave different outputs");
@@ -99,6 +103,7 @@ std::optional<Diagnosis> from_shared_memory(const DiagnosisInput& in,
   if (!zeros) return std::nullopt;
   if (!same_output(*first, *zeros)) {
     repeats = false;
+    if (!shared) return std::nullopt;
     return make_diagnosis("uninitialised_shared",
                           "the output changed when shared memory held NaN instead of 0 before "
                           "the launch (a correct kernel never sees what was there)");
@@ -106,6 +111,7 @@ std::optional<Diagnosis> from_shared_memory(const DiagnosisInput& in,
   // Wrong once, then right three times: the failure did not repeat.
   if (all_right(in, *first)) {
     repeats = false;
+    if (!shared) return std::nullopt;
     return make_diagnosis("race",
                           "the case was wrong, but three more runs on the same inputs were right: "
                           "the result changes from run to run");

@@ -126,6 +126,13 @@ std::optional<LaunchShape> main_launch(const std::optional<RecordedActivity>& ac
   return shape;
 }
 
+std::optional<bool> any_shared_memory(const std::optional<RecordedActivity>& activity) {
+  if (!activity || activity->kernels.empty()) return std::nullopt;
+  return std::any_of(activity->kernels.begin(), activity->kernels.end(), [](const auto& k) {
+    return k.static_shared_bytes + k.dynamic_shared_bytes > 0;
+  });
+}
+
 void diagnose_failed_case(CaseResult& result, const FailedCase& failed) {
   // The blocks of a 2D launch are the tiles the student thinks in: draw them on the map.
   if (result.error_map && failed.launch && failed.launch->block[0] > 1 &&
@@ -144,6 +151,7 @@ void diagnose_failed_case(CaseResult& result, const FailedCase& failed) {
     in.cols = failed.cols;
     in.out_of_bounds = result.out_of_bounds;
     in.launch = failed.launch;
+    in.uses_shared_memory = failed.uses_shared_memory;
     in.product = failed.product;
     // One output element made from one input: a reduction, whose wrong sum may be a part's.
     if (failed.rows * failed.cols == 1 && failed.rerun && failed.rerun->inputs.size() == 1 &&

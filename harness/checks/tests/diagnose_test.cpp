@@ -616,6 +616,33 @@ TEST(Diagnose, OutputThatChangesBetweenRunsIsARace) {
   EXPECT_EQ(id_of(diagnose_case(in)), "race");
 }
 
+// Issue 30: a lab 2 or lab 4 kernel has no shared memory; an output that changes from run to run
+// there (threads outside the matrix reading past the buffers, or writing into other rows') is no
+// race on shared memory, and "call __syncthreads()" would send the student the wrong way.
+TEST(Diagnose, NoRaceWithoutSharedMemory) {
+  Product p(16, 16, 16);
+  std::vector<float> got = p.c;
+  got[3] += 1;
+  auto in = input_for(p.c, got, 16, 16);
+  int runs = 0;
+  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> {
+    auto out = p.c;
+    out[static_cast<size_t>(runs++ % 5)] += 1;
+    return out;
+  };
+  in.uses_shared_memory = false;
+  const auto found = examine_case(in);
+  EXPECT_NE(id_of(found.diagnosis), "race");
+  EXPECT_NE(id_of(found.diagnosis), "uninitialised_shared");
+  EXPECT_EQ(found.output_repeats, false);  // still known: the size rule needs it
+  // Wrong once, right on every rerun: no race either.
+  in.experiments.shared_prefilled = [&](float) -> std::optional<std::vector<float>> { return p.c; };
+  EXPECT_NE(id_of(diagnose_case(in)), "race");
+  // The same runs with shared memory recorded: a race.
+  in.uses_shared_memory = true;
+  EXPECT_EQ(id_of(diagnose_case(in)), "race");
+}
+
 TEST(Diagnose, RaceRunsSayWhetherTheOutputRepeats) {
   Product p(16, 16, 16);
   std::vector<float> got = p.c;

@@ -307,6 +307,7 @@ void run_matmul_case(CaseResult& result, const MatmulProblem& p, const std::vect
   failed.cols = s.n;
   failed.output = &c;
   failed.launch = main_launch(activity);
+  failed.uses_shared_memory = any_shared_memory(activity);
   failed.product = product_inputs(p, call);
   failed.rerun = &rerun;
   diagnose_failed_case(result, failed);

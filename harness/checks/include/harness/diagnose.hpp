@@ -76,6 +76,11 @@ struct DiagnosisInput {
   std::vector<OutOfBoundsWrite> out_of_bounds;  // writes into any buffer's guard zones
   std::string launch_error;                     // the error text when the launch failed
   std::optional<LaunchShape> launch;
+  // Whether any recorded launch had shared memory (unset: nothing recorded). Without it, outputs
+  // that change from run to run are no race on shared memory (nor stale shared memory read):
+  // those rules stay silent, and the reads outside the inputs or the writes outside the output
+  // are left to speak.
+  std::optional<bool> uses_shared_memory;
   std::optional<ProductInputs> product;
   // A reduction's input: the values of the one input of a one-element output (a sum), so that a
   // wrong sum can be matched with the sum of a part of it (diagnose_sum.cpp). Empty otherwise.

@@ -56,9 +56,14 @@ struct FailedCase {
   long long cols = 0;
   const DeviceBuffer* output = nullptr;
   std::optional<LaunchShape> launch;
+  std::optional<bool> uses_shared_memory;  // any recorded launch with shared memory
   std::optional<ProductInputs> product;
   const CaseRerun* rerun = nullptr;
 };
+
+// Whether any recorded launch had shared memory (static or dynamic); unset when nothing was
+// recorded.
+std::optional<bool> any_shared_memory(const std::optional<RecordedActivity>& activity);
 
 // Draws the launch's blocks on the case's error map and, when the case failed, names the likely
 // mistake (result.diagnosis). Never throws: a diagnosis is help, not a verdict.
