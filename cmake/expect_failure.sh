@@ -28,15 +28,9 @@ if [ "$1" = "--any" ]; then
 fi
 exe=$1 results=$2
 shift 2
+. "$(dirname "$0")/lab_program_run.sh"
 # On a GPU the submission is a launcher program beside the lab program (LAB_LAUNCHER).
-if [ -n "$LAB_LAUNCHER" ] && [ ! -x "$LAB_LAUNCHER" ]; then
-  echo "not built: $LAB_LAUNCHER"
-  exit 77
-fi
-if [ ! -x "$exe" ]; then
-  echo "not built: $exe"
-  exit 77
-fi
+require_built "$exe"
 if [ "$EXPECT_ISOLATION" = "by-hand" ] && [ "$(id -u)" -ne 0 ]; then
   echo "skipped: without bubblewrap only root can isolate the launcher (a uid of its own)"
   exit 77
@@ -56,10 +50,7 @@ bubblewrap_runs_here() {
     --cap-drop ALL --ro-bind / / --dev /dev --proc /proc --chdir / --json-status-fd 3 \
     -- "$bwrap" --version 3> /dev/null > /dev/null 2>&1 && echo "$bwrap"
 }
-rm -rf "$results"
-# Made here, with its parents, writable by their owner alone: a launcher isolated under another
-# uid must not be able to write a record into it (nor make it first).
-(umask 022 && mkdir -p "$results") && chmod go-w "$results"
+fresh_results_folder "$results"
 filter=$(echo "$@" | tr ' ' ':')
 output=$(mktemp)
 isolation_file=""
@@ -81,17 +72,7 @@ if [ -n "$isolation_file" ]; then
   not_isolated=$(sed -n 's/^not isolated: //p' "$isolation_file" | head -n 1)
   isolated=$(sed -n 's/^isolated: //p' "$isolation_file" | head -n 1)
 fi
-if [ "$status" -eq 77 ]; then
-  # The lab program says 77 when it judged nothing: no GPU, or only speed checks under the CPU
-  # emulation (their records say not_measured).
-  if grep -qs '^  "verdict": "not_measured"' "$results"/*.json; then
-    echo "skipped: every named check is a speed check, not measured under the CPU emulation" \
-      "(docs/emulation-verdicts.md)"
-  else
-    echo "skipped: no GPU to run the kernel on"
-  fi
-  exit 77
-fi
+[ "$status" -eq 77 ] && skip_not_judged "$results"
 
 # The id of a record's own diagnosis: the "id" line of the top-level "diagnosis" object (records
 # are written with two spaces of indent a level; the cases' diagnoses sit deeper).

@@ -7,28 +7,14 @@
 #   expect_pass.sh LAB_EXE RESULTS_DIR CHECK...
 exe=$1 results=$2
 shift 2
-if [ -n "$LAB_LAUNCHER" ] && [ ! -x "$LAB_LAUNCHER" ]; then
-  echo "not built: $LAB_LAUNCHER"
-  exit 77
-fi
-if [ ! -x "$exe" ]; then
-  echo "not built: $exe"
-  exit 77
-fi
+. "$(dirname "$0")/lab_program_run.sh"
+require_built "$exe"
 . "$(dirname "$0")/ctest_gpu.sh"
-rm -rf "$results"
-(umask 022 && mkdir -p "$results") && chmod go-w "$results"
+fresh_results_folder "$results"
 filter=$(echo "$@" | tr ' ' ':')
 "$exe" --results-dir "$results" --gtest_filter="$filter"
 status=$?
-if [ "$status" -eq 77 ]; then
-  if grep -qs '^  "verdict": "not_measured"' "$results"/*.json; then
-    echo "skipped: every named check is a speed check, not measured under the CPU emulation"
-  else
-    echo "skipped: no GPU to run the kernel on"
-  fi
-  exit 77
-fi
+[ "$status" -eq 77 ] && skip_not_judged "$results"
 bad=0
 judged=0
 for check in "$@"; do

@@ -8,7 +8,6 @@
 
 #include "harness/check.hpp"
 #include "harness/contract.hpp"
-#include "harness/observe.hpp"
 #include "harness/sanitizer.hpp"
 #include "harness/speed.hpp"
 
@@ -192,67 +191,6 @@ TEST(JudgeSpeed, NoiseNeverHidesAClearFail) {
   close.spread = 0.3;
   judge_speed(near, close, 0.01, 0.03);
   EXPECT_EQ(near.finish(0.0).verdict, Verdict::inconclusive);
-}
-
-// judge_shared_memory_use on launches as the recorder gives them.
-KernelLaunch launch_of(const std::string& name, unsigned blocks, unsigned threads,
-                       long long shared) {
-  KernelLaunch launch;
-  launch.name = name;
-  launch.grid[0] = blocks;
-  launch.block[0] = threads;
-  launch.static_shared_bytes = shared;
-  return launch;
-}
-
-CheckSpec shared_memory_spec() {
-  CheckSpec spec;
-  spec.id = "ReduceSum.SharedMemory";
-  spec.kind = "structure";
-  spec.title = "reduce_sum's tree in shared memory";
-  spec.points = 10;
-  return spec;
-}
-
-TEST(SharedMemoryUse, AHelperKernelThatZeroesTheOutputIsNotTheReduction) {
-  // Real students' lab 10: a one-thread kernel zeroes out[0], then the tree reduction.
-  const auto spec = shared_memory_spec();
-  Check check(spec);
-  RecordedActivity activity;
-  activity.kernels = {launch_of("clear(float*)", 1, 1, 0),
-                      launch_of("reduce(const float*, float*, int)", 4096, 256, 1024)};
-  judge_shared_memory_use(check, activity, "the tree belongs in shared memory");
-  const auto r = check.finish(0.0);
-  EXPECT_EQ(r.verdict, Verdict::pass) << r.reason;
-  ASSERT_FALSE(r.notes.empty());
-  EXPECT_NE(r.notes.back().find("clear(float*)"), std::string::npos) << r.notes.back();
-}
-
-TEST(SharedMemoryUse, AKernelWithoutSharedMemoryLargerThanEveryOneWithItFails) {
-  // A token kernel with a few bytes of shared memory does not excuse the one doing the work.
-  const auto spec = shared_memory_spec();
-  Check check(spec);
-  RecordedActivity activity;
-  activity.kernels = {launch_of("token(float*)", 1, 32, 4),
-                      launch_of("sum_without_shared(const float*, float*, int)", 4096, 256, 0)};
-  judge_shared_memory_use(check, activity, "the tree belongs in shared memory");
-  const auto r = check.finish(0.0);
-  EXPECT_EQ(r.verdict, Verdict::fail);
-  EXPECT_NE(r.reason.find("sum_without_shared"), std::string::npos) << r.reason;
-  EXPECT_EQ(r.reason.find("token"), std::string::npos) << r.reason;
-}
-
-TEST(SharedMemoryUse, NoSharedMemoryAnywhereFails) {
-  const auto spec = shared_memory_spec();
-  Check check(spec);
-  RecordedActivity activity;
-  activity.kernels = {launch_of("clear(float*)", 1, 1, 0),
-                      launch_of("atomic_sum(const float*, float*, int)", 4096, 256, 0)};
-  judge_shared_memory_use(check, activity, "");
-  const auto r = check.finish(0.0);
-  EXPECT_EQ(r.verdict, Verdict::fail);
-  EXPECT_NE(r.reason.find("clear(float*)"), std::string::npos) << r.reason;
-  EXPECT_NE(r.reason.find("atomic_sum"), std::string::npos) << r.reason;
 }
 
 }  // namespace
