@@ -50,6 +50,75 @@ std::string diagnosis_box(const contract::Diagnosis& d, const std::string& hando
       fmt::arg("also", also), fmt::arg("where", where));
 }
 
+namespace {
+
+// One "Also" item: the mistake's heading (or id), then its evidence.
+struct OtherMistake {
+  std::string id;
+  std::string evidence;
+};
+
+// The mistakes other than the primary, each once: those failed cases named first (with the first
+// such case's evidence), then those the primary or a case lists as fitting as well.
+std::vector<OtherMistake> other_mistakes(const contract::Diagnosis& primary,
+                                         const std::vector<contract::CaseResult>& cases) {
+  std::vector<OtherMistake> others;
+  const auto add = [&](const std::string& id, std::string evidence) {
+    if (id == primary.id) return;
+    for (const auto& o : others) {
+      if (o.id == id) return;
+    }
+    others.push_back({id, std::move(evidence)});
+  };
+  for (const auto& c : cases) {
+    if (c.verdict == contract::Verdict::pass || !c.diagnosis) continue;
+    add(c.diagnosis->id, fmt::format("case {}: {}", c.name, c.diagnosis->evidence));
+  }
+  for (const auto& id : primary.also) add(id, "fits the same evidence as the mistake above");
+  for (const auto& c : cases) {
+    if (c.verdict == contract::Verdict::pass || !c.diagnosis) continue;
+    for (const auto& id : c.diagnosis->also) {
+      add(id, fmt::format("case {}: fits the same evidence as {}", c.name, c.diagnosis->id));
+    }
+  }
+  return others;
+}
+
+}  // namespace
+
+std::string diagnosis_box(const contract::Diagnosis& primary,
+                          const std::vector<contract::CaseResult>& cases,
+                          const std::string& handout) {
+  contract::Diagnosis shown = primary;
+  shown.also.clear();
+  std::string box = diagnosis_box(shown, handout);
+  const auto others = other_mistakes(primary, cases);
+  if (others.empty()) return box;
+  std::string items;
+  for (const auto& o : others) {
+    const std::string heading = heading_of(o.id);
+    items += fmt::format(R"(<li data-diagnosis="{}"><strong>{}</strong>: {}</li>
+)",
+                         html_escape(o.id), html_escape(heading.empty() ? o.id : heading),
+                         html_escape(o.evidence));
+  }
+  // Inside the box, after the primary's lines: the box's closing tag is its last line.
+  const auto close = box.rfind("</div>");
+  return box.substr(0, close) +
+         fmt::format(R"(<div class="diagnosis-also"><p>Also:</p>
+<ul>
+{}</ul>
+</div>
+)",
+                     items) +
+         box.substr(close);
+}
+
+std::string diagnosis_line(const contract::Diagnosis& d,
+                           const std::optional<contract::Diagnosis>& primary) {
+  return primary ? std::string() : diagnosis_line(d);
+}
+
 std::string diagnosis_line(const contract::Diagnosis& d) {
   return fmt::format(
       R"(<p class="diagnosis-line"><strong>Likely:</strong> {} <span class="muted">({})</span></p>)",

@@ -3,6 +3,7 @@
 // Every text from a record is escaped here (records are untrusted input).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,19 @@ std::string diagnosis_box(const contract::Diagnosis& diagnosis, const std::strin
 
 // One line for a case: "Likely: <summary>".
 std::string diagnosis_line(const contract::Diagnosis& diagnosis);
+
+// The check's diagnosis as its one primary mistake, shown first, with the other mistakes its
+// cases or its own `also` name as "Also", each with its evidence: a case's own words and name
+// where a failed case named it first, else "fits the same evidence". Each other mistake once.
+std::string diagnosis_box(const contract::Diagnosis& primary,
+                          const std::vector<contract::CaseResult>& cases,
+                          const std::string& handout);
+
+// A case's line under a check with a primary diagnosis: nothing, since the box shows the case's
+// mistake already (the primary, or an "Also" with this case's evidence). Without a primary, the
+// case's own "Likely:" line.
+std::string diagnosis_line(const contract::Diagnosis& diagnosis,
+                           const std::optional<contract::Diagnosis>& primary);
 
 // Registers, shared memory, spills and theoretical occupancy of each kernel, with its reading.
 std::string kernel_facts_table(const std::vector<contract::KernelFacts>& kernels);

@@ -9,6 +9,7 @@
 #include "batch/sanitizer_report.hpp"
 #include "contract/device_buffer_note.hpp"
 #include "contract/sanitizer_run.hpp"
+#include "harness/mistakes.hpp"
 
 namespace batch {
 namespace {
@@ -50,12 +51,49 @@ std::vector<contract::DeviceBufferPlace> buffers_of(const std::vector<CheckRecor
   return buffers;
 }
 
+// The findings of the runs, by check: which tool found them and the words for the student.
+struct ChargedFindings {
+  std::map<std::string, std::vector<std::string>> words;  // check -> the findings' words
+  std::map<std::string, std::string> tool;                // check -> the tool
+  std::map<std::string, std::string> first_what;          // check -> the first finding's "what"
+};
+
+// Case diagnoses that rest on something other than the output (the launch refused, a library's
+// kernel): they stay when the output is no evidence.
+bool rests_on_the_launch(const contract::Diagnosis& d) {
+  return d.id == "launch_config_invalid" || d.id == "library_kernel";
+}
+
+// memcheck's first finding in a check, as the check's diagnosis: what the run established, at
+// the line of the student's file. In a hosted run (`cut_short`) memcheck ended the kernel at that
+// access, so the output the check compared was cut short: the case diagnoses read from it (never
+// written, NaN everywhere, a race, ...) are no evidence and are taken out.
+void diagnose_memcheck(CheckRecord& record, const std::string& what, const std::string& words,
+                       bool cut_short) {
+  const bool write = what.find("write") != std::string::npos;
+  const bool read = what.find("read") != std::string::npos;
+  if (write || read) {
+    record.diagnosis = harness::make_diagnosis(
+        write ? "out_of_bounds_write" : "reads_outside_inputs",
+        cut_short ? words +
+                        "; memcheck ended the kernel at that access, so the output of that "
+                        "run was cut short and shows nothing more"
+                  : words);
+  }
+  if (!cut_short) return;
+  for (auto& c : record.cases) {
+    if (c.diagnosis && !rests_on_the_launch(*c.diagnosis)) c.diagnosis.reset();
+  }
+}
+
 void fail_with_findings(CheckRecord& record, const std::string& tool,
-                        const std::vector<std::string>& words, bool every_case) {
+                        const std::vector<std::string>& words, bool every_case,
+                        const std::string& first_what) {
   const bool race = tool == "racecheck";
   record.verdict = Verdict::fail;
   record.fraction = 0;
   record.diagnosis.reset();
+  if (!race) diagnose_memcheck(record, first_what, words.front(), every_case);
   record.reason = fmt::format(
       "compute-sanitizer {} found {} in your kernel (the results can look right, but the code is "
       "wrong): {}",
@@ -102,12 +140,6 @@ struct ToolRun {
   RunOutcome ran;
 };
 
-// The findings of the runs, by check: which tool found them and the words for the student.
-struct ChargedFindings {
-  std::map<std::string, std::vector<std::string>> words;  // check -> the findings' words
-  std::map<std::string, std::string> tool;                // check -> the tool
-};
-
 // Adds what `run` found in the student's files to `charged`, for the checks in `eligible` only;
 // the rest goes to the instructor's log (`outcome`).
 void charge_findings(const SanitizerPass& pass, const ToolRun& run,
@@ -143,6 +175,7 @@ void charge_findings(const SanitizerPass& pass, const ToolRun& run,
     if (std::find(eligible.begin(), eligible.end(), check) == eligible.end()) continue;
     if (charged.tool.count(check) && charged.tool[check] != run.tool) continue;  // one tool's words
     charged.tool[check] = run.tool;
+    charged.first_what.emplace(check, finding.what);
     charged.words[check].push_back(
         describe_finding(finding, buffers_of(run.ran.records, check), pass.student_files));
     ++outcome.findings;
@@ -160,7 +193,8 @@ void fail_charged_checks(const ChargedFindings& charged, std::vector<CheckRecord
                          bool every_case) {
   for (auto& record : records) {
     if (const auto it = charged.words.find(record.check); it != charged.words.end()) {
-      fail_with_findings(record, charged.tool.at(record.check), it->second, every_case);
+      fail_with_findings(record, charged.tool.at(record.check), it->second, every_case,
+                         charged.first_what.at(record.check));
     }
   }
 }

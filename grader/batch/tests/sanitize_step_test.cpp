@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/mistakes.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace batch {
@@ -245,6 +246,45 @@ TEST(HostedMemcheck, FindingsFailTheirCheckAndThePlacesAreTakenOut) {
   }
   EXPECT_NE(std::find(records[1].notes.begin(), records[1].notes.end(), "a note the student reads"),
             records[1].notes.end());
+}
+
+// memcheck ended the kernel at its first bad access: the output the check compared was cut
+// short, so the case diagnoses read from it go, and memcheck's finding is the check's diagnosis.
+TEST(HostedMemcheck, AFindingIsThePrimaryDiagnosisAndTheCutShortOutputIsNoEvidence) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  records[1].verdict = Verdict::fail;
+  records[1].fraction = 0.5;
+  records[1].diagnosis = harness::make_diagnosis("output_not_initialised", "right from 0");
+  contract::CaseResult from_output;
+  from_output.verdict = Verdict::fail;
+  from_output.diagnosis = harness::make_diagnosis("output_not_initialised", "right from 0");
+  contract::CaseResult refused;
+  refused.verdict = Verdict::fail;
+  refused.diagnosis = harness::make_diagnosis("launch_config_invalid", "1024 x 2 threads");
+  records[1].cases = {from_output, refused};
+  records[0].cases = {from_output};  // a check memcheck found nothing in keeps its own
+  SanitizerPass pass{"compute-sanitizer", {"memcheck"}, {"kernel.cu"}};
+  pass.hosted_memcheck = true;
+  charge_hosted_findings(spec, pass, kOutOfBoundsRead, records);
+  ASSERT_EQ(records[1].verdict, Verdict::fail);
+  ASSERT_TRUE(records[1].diagnosis);
+  EXPECT_EQ(records[1].diagnosis->id, "reads_outside_inputs");
+  EXPECT_NE(records[1].diagnosis->evidence.find("kernel.cu:21"), std::string::npos)
+      << records[1].diagnosis->evidence;
+  EXPECT_NE(records[1].diagnosis->evidence.find("cut short"), std::string::npos)
+      << records[1].diagnosis->evidence;
+  EXPECT_FALSE(records[1].cases[0].diagnosis);
+  ASSERT_TRUE(records[1].cases[1].diagnosis);  // the launch's refusal is not read from the output
+  EXPECT_EQ(records[1].cases[1].diagnosis->id, "launch_config_invalid");
+  EXPECT_TRUE(records[0].cases[0].diagnosis);
+  // A write past a buffer is named as one.
+  auto writes = passed(spec);
+  std::string write_report = kOutOfBoundsRead;
+  write_report.replace(write_report.find("read of size"), 4, "write");
+  charge_hosted_findings(spec, pass, write_report, writes);
+  ASSERT_TRUE(writes[1].diagnosis);
+  EXPECT_EQ(writes[1].diagnosis->id, "out_of_bounds_write");
 }
 
 TEST(HostedMemcheck, ARunWithoutTheSummaryChangesNoVerdict) {

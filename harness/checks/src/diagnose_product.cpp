@@ -7,29 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "diagnose_hypothesis.hpp"
 #include "diagnose_rules.hpp"
 
 namespace harness::rules {
 namespace {
 
 // ---- rules from the product's inputs: what each common mistake would compute -------------
-
-struct Hypothesis {
-  std::string id;
-  std::string evidence;
-  std::function<std::optional<double>(long long row, long long col)> predict;
-  // The prediction is a real sum that the kernel truncates to an int: its float sum may lie on
-  // the other side of an integer than the exact one, anywhere within the tolerance.
-  bool truncated = false;
-};
-
-double a_at(const ProductInputs& p, long long row, long long col) {
-  return p.a[static_cast<std::size_t>(row * p.k + col)];
-}
-
-double b_at(const ProductInputs& p, long long row, long long col) {
-  return p.b[static_cast<std::size_t>(row * p.n + col)];
-}
 
 double partial(const ProductInputs& p, long long row, long long col, long long from, long long to) {
   double sum = 0;
@@ -270,13 +254,15 @@ void truncation_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out)
 }
 
 // In order of preference where several fit: operands, then tiles (the recorded block side
-// first), then integer truncation.
+// first), then the layout (a row length, a fixed width, transposed tiles), then integer
+// truncation.
 std::vector<Hypothesis> product_hypotheses(const ProductInputs& p, const std::vector<int>& tiles) {
   std::vector<Hypothesis> out;
   operand_hypotheses(p, out);
   for (const int t : tiles) {
     if (t > 0) tile_hypotheses(p, t, out);
   }
+  layout_hypotheses(p, tiles, out);
   truncation_hypotheses(p, out);
   return out;
 }

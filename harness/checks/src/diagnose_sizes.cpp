@@ -177,6 +177,37 @@ void add_run_evidence(std::string& evidence, bool repeated, bool changed,
   }
 }
 
+// Right at one width (or a band of neighbouring widths), wrong on both sides of it: a constant
+// where the width argument belongs (#define WIDTH 64) is right at that width only. Each wrong
+// width above the band repeated at every run (below it the reads past the smaller inputs may land
+// on memory being written, and change); none in the band; not an edge mistake.
+std::optional<Diagnosis> band_fixed_in_code(const std::set<long long>& right,
+                                            const std::set<long long>& wrong,
+                                            const std::vector<const CaseResult*>& failed) {
+  const long long low = *right.begin();
+  const long long high = *right.rbegin();
+  std::set<long long> below;
+  std::set<long long> above;
+  for (const long long w : wrong) {
+    if (w >= low && w <= high) return std::nullopt;
+    (w < low ? below : above).insert(w);
+  }
+  for (const auto* c : failed) {
+    if (c->width > high && c->output_repeats != true) return std::nullopt;
+  }
+  std::set<long long> sides{8, 16, 32};
+  if (split_by_tile(right, wrong, sides) || one_mistake_explains_all(failed, true)) {
+    return std::nullopt;
+  }
+  std::string evidence = fmt::format(
+      "right at {} {} only, wrong at the smaller {} {} and at the larger {} {}; three runs of "
+      "each larger width on the same inputs gave the same output (no race): what goes wrong "
+      "depends on the width, not on the run",
+      widths_word(right), listed(right), widths_word(below), listed(below), widths_word(above),
+      listed(above));
+  return make_diagnosis("size_fixed_in_code", evidence);
+}
+
 }  // namespace
 
 std::optional<Diagnosis> diagnose_sizes(const std::vector<CaseResult>& cases) {
@@ -196,7 +227,7 @@ std::optional<Diagnosis> diagnose_sizes(const std::vector<CaseResult>& cases) {
   if (right.empty() || wrong.empty()) return std::nullopt;
   const bool wrong_below = *wrong.rbegin() < *right.begin();
   const bool wrong_above = *right.rbegin() < *wrong.begin();
-  if (!wrong_below && !wrong_above) return std::nullopt;
+  if (!wrong_below && !wrong_above) return band_fixed_in_code(right, wrong, failed);
   // The same at every run: each failed case's re-runs on the same buffers agreed. Right only at
   // the largest widths needs no such proof: a race does not go away at the largest size (a
   // constant width's reads past a smaller input can land on the output being written, and

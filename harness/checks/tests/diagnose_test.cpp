@@ -582,6 +582,114 @@ TEST(Diagnose, TilingMistakesFromTheOperands) {
   EXPECT_EQ(d->also, std::vector<std::string>{"last_tile_skipped"});
 }
 
+// A product read with `sa` as A's row length and `sb` as B's, summing `terms` terms.
+std::vector<float> strided(const Product& p, int sa, int sb, int terms) {
+  std::vector<float> out;
+  for (int r = 0; r < p.m; ++r)
+    for (int col = 0; col < p.n; ++col) {
+      double sum = 0;
+      for (int l = 0; l < terms; ++l)
+        sum += p.a[static_cast<size_t>(r) * sa + l] * p.b[static_cast<size_t>(l) * sb + col];
+      out.push_back(static_cast<float>(sum));
+    }
+  return out;
+}
+
+TEST(Diagnose, ARowLengthFromAnotherDimensionIsAWrongRowStride) {
+  // A[row * m + i] where A[row * k + i] belongs (m < k, so every read stays inside A).
+  Product p(7, 13, 11);
+  const auto a_by_m = strided(p, 7, 11, 13);
+  auto in = input_for(p.c, a_by_m, 7, 11);
+  in.product = p.inputs();
+  in.product->first = "A";
+  in.product->second = "B";
+  auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "wrong_row_stride");
+  EXPECT_TRUE(says(d,
+                   "A is read with rows of m = 7 elements (A[row * m + i] where A[row * k + i] "
+                   "belongs: its rows have k = 13)"))
+      << d->evidence;
+  EXPECT_TRUE(says(d, "A is 7x13, B is 13x11")) << d->evidence;
+  // B[i * k + col] where B[i * n + col] belongs (k < n).
+  Product wide(7, 9, 13);
+  const auto b_by_k = strided(wide, 9, 9, 9);
+  auto in_b = input_for(wide.c, b_by_k, 7, 13);
+  in_b.product = wide.inputs();
+  d = diagnose_case(in_b);
+  ASSERT_EQ(id_of(d), "wrong_row_stride");
+  EXPECT_TRUE(says(d,
+                   "N is read with rows of k = 9 elements (N[i * k + col] where N[i * n + col] "
+                   "belongs"))
+      << d->evidence;
+  // A square product has one row length: no such hypothesis (the right answer is the same).
+  Product square(12, 12, 12);
+  const auto other = square.partial(0, 6);
+  auto in_square = input_for(square.c, other, 12, 12);
+  in_square.product = square.inputs();
+  EXPECT_NE(id_of(diagnose_case(in_square)), "wrong_row_stride");
+}
+
+TEST(Diagnose, AConstantRowLengthOnASquareProductIsASizeFixedInTheCode) {
+  // #define WIDTH 16 in the loads of a 48 x 48 product, the loop over the width argument.
+  Product p(48, 48, 48);
+  const auto fixed = strided(p, 16, 16, 48);
+  auto in = input_for(p.c, fixed, 48, 48);
+  in.product = p.inputs();
+  const auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "size_fixed_in_code");
+  EXPECT_TRUE(says(d,
+                   "a width of 16 fixed in the code gives at width 48: M[row * 16 + i] * "
+                   "N[i * 16 + col] for i < 48"))
+      << d->evidence;
+  // The loop over the constant too: the first 16 terms read with rows of 16.
+  const auto fixed_loop = strided(p, 16, 16, 16);
+  in.got = fixed_loop;
+  EXPECT_TRUE(says(diagnose_case(in), "for i < 16"));
+}
+
+// Mds[tx][ty] = M[row][ph * t + tx]: within each tile of M, element (i, j) is used as (j, i).
+std::vector<float> tiles_transposed(const Product& p, int t, bool first, bool second) {
+  std::vector<float> out;
+  for (int r = 0; r < p.m; ++r)
+    for (int c = 0; c < p.n; ++c) {
+      double sum = 0;
+      for (int l = 0; l < p.k; ++l) {
+        const int start = l - l % t;
+        const int ar = first ? r - r % t + l % t : r;
+        const int ac = first ? start + r % t : l;
+        const int br = second ? start + c % t : l;
+        const int bc = second ? c - c % t + l % t : c;
+        sum += p.a[static_cast<size_t>(ar) * p.k + ac] * p.b[static_cast<size_t>(br) * p.n + bc];
+      }
+      out.push_back(static_cast<float>(sum));
+    }
+  return out;
+}
+
+TEST(Diagnose, ATileStoredTransposedIsNamed) {
+  Product p(32, 32, 32);
+  auto in = input_for(p.c, p.c, 32, 32);
+  in.product = p.inputs();
+  in.launch = LaunchShape{{2, 2, 1}, {16, 16, 1}};
+  const auto m_tile = tiles_transposed(p, 16, true, false);
+  in.got = m_tile;
+  auto d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "tile_transposed");
+  EXPECT_TRUE(says(d,
+                   "M's tile is stored transposed (its tile[tx][ty] = M[...] where "
+                   "tile[ty][tx] belongs) (tiles of 16)"))
+      << d->evidence;
+  const auto n_tile = tiles_transposed(p, 16, false, true);
+  in.got = n_tile;
+  d = diagnose_case(in);
+  ASSERT_EQ(id_of(d), "tile_transposed");
+  EXPECT_TRUE(says(d, "N's tile is stored transposed")) << d->evidence;
+  // Not the whole operand transposed: that stays a swapped index.
+  const auto whole = square_product(transposed_square(p.a, 32), p.b, 32);
+  in.got = whole;
+  EXPECT_EQ(id_of(diagnose_case(in)), "swapped_index");
+}
+
 TEST(Diagnose, PartialTileNotZeroFilledAndPhasesRoundedDown) {
   Product p(20, 37, 23);  // k = 37: two full tiles of 16 and 5 more
   std::vector<float> got = p.c;
@@ -910,6 +1018,24 @@ TEST(DiagnoseSizes, WidthsRightAndWrongOnBothSidesAreNotASizeFixedInTheCode) {
   // Right at 16 and 1024, wrong at 1, 33, 100 and 257: the grid rounded down.
   std::vector<CaseResult> cases{sized_case(16, Verdict::pass), sized_case(1024, Verdict::pass)};
   for (const long long w : {1, 33, 100, 257}) cases.push_back(sized_case(w, Verdict::fail));
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
+}
+
+// #define WIDTH 64 in a tiled kernel: right at 64 only, wrong at the smaller width (whose loads
+// run past the inputs, and may change from run to run) and at the larger ones (same every run).
+TEST(DiagnoseSizes, RightAtOneWidthBetweenWrongOnesIsASizeFixedInTheCode) {
+  std::vector<CaseResult> cases{sized_case(32, Verdict::fail, false, "reads_outside_inputs"),
+                                sized_case(64, Verdict::pass)};
+  for (const long long w : {96, 256, 512})
+    cases.push_back(sized_case(w, Verdict::fail, true, "nan_everywhere"));
+  const auto d = choose_check_diagnosis(cases);
+  ASSERT_EQ(id_of(d), "size_fixed_in_code");
+  EXPECT_NE(d->evidence.find("right at width 64 only, wrong at the smaller width 32 and at the "
+                             "larger widths 96, 256 and 512"),
+            std::string::npos)
+      << d->evidence;
+  // A larger width whose runs differ: not the same at every run, no size named.
+  cases[2].output_repeats = false;
   EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
 }
 

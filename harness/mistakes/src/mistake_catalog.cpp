@@ -45,6 +45,17 @@ const std::vector<MistakeInfo> kCatalog{
      "not M·N, because one load reads the other matrix",
      "check the pointer in each load: the first operand's elements (or tile) come from the first "
      "matrix, the second's from the second"},
+    {"wrong_row_stride", "Wrong row length in an index",
+     "an input is read with the wrong row length: the index steps from row to row by another "
+     "dimension (m, k or n) than that matrix's number of columns",
+     "A is m x k, so A[row][i] is A[row * k + i]; B is k x n, so B[i][col] is B[i * n + col]: "
+     "check which size each index multiplies the row by"},
+    {"tile_transposed", "Tile loaded transposed",
+     "a shared tile is stored transposed: each thread puts its element at [tx][ty] where "
+     "[ty][tx] belongs, so the inner product reads the tile's columns as rows",
+     "a thread loads the element at its own row ty and column tx of the tile: Mds[ty][tx] = "
+     "M[row * Width + ph * TILE_WIDTH + tx] and Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * Width + "
+     "col]"},
     {"accumulator_not_reset", "Accumulator not reset",
      "each element also holds the sums of the elements before it: the running sum is not set "
      "back to 0 for the next element",
