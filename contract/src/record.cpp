@@ -127,6 +127,10 @@ void to_json(json& out, const CheckRecord& r) {
     out["kernels"] = json::array();
     for (const auto& k : r.kernels) out["kernels"].push_back(to_json_value(k));
   }
+  if (!r.evidence.empty()) {
+    out["evidence"] = json::array();
+    for (const auto& e : r.evidence) out["evidence"].push_back(to_json_value(e));
+  }
 }
 
 void from_json(const json& in, CheckRecord& r) {
@@ -164,6 +168,10 @@ void from_json(const json& in, CheckRecord& r) {
   r.kernels.clear();
   if (auto it = in.find("kernels"); it != in.end() && !it->is_null()) {
     for (const auto& k : *it) r.kernels.push_back(kernel_facts_from(k));
+  }
+  r.evidence.clear();
+  if (auto it = in.find("evidence"); it != in.end() && !it->is_null()) {
+    for (const auto& e : *it) r.evidence.push_back(evidence_from(e));
   }
 }
 

@@ -67,6 +67,25 @@ Diagnosis diagnosis_from(const json& in) {
   return d;
 }
 
+json to_json_value(const Evidence& e) {
+  return {{"kind", e.kind},     {"source", e.source}, {"file", e.file},     {"line", e.line},
+          {"kernel", e.kernel}, {"words", e.words},   {"figure", e.figure}, {"ideal", e.ideal}};
+}
+
+Evidence evidence_from(const json& in) {
+  Evidence e;
+  read_optional(in, "kind", e.kind);
+  read_optional(in, "source", e.source);
+  read_optional(in, "file", e.file);
+  read_optional(in, "line", e.line);
+  read_optional(in, "kernel", e.kernel);
+  read_optional(in, "words", e.words);
+  read_optional(in, "figure", e.figure);
+  read_optional(in, "ideal", e.ideal);
+  if (e.kind.empty()) throw RecordError("evidence: the kind is empty");
+  return e;
+}
+
 json to_json_value(const KernelFacts& k) {
   return {{"name", k.name},
           {"block", {k.block[0], k.block[1], k.block[2]}},

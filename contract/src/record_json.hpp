@@ -1,5 +1,6 @@
 // The JSON form of a record's parts (a case, its mismatches and error map, a diagnosis, the
-// kernels' facts, a timing, the device), for record.cpp, which reads and writes whole records.
+// kernels' facts, the evidence, a timing, the device), for record.cpp, which reads and writes whole
+// records.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,8 @@ json to_json_value(const CaseResult& c);
 CaseResult case_from(const json& in);
 json to_json_value(const Timing& t);
 Timing timing_from(const json& in);
+json to_json_value(const Evidence& e);
+Evidence evidence_from(const json& in);
 json to_json_value(const DeviceInfo& d);
 DeviceInfo device_from(const json& in);
 

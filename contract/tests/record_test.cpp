@@ -70,6 +70,42 @@ TEST(Record, RoundTripsEveryField) {
   EXPECT_FALSE(std::filesystem::exists(record_path(dir, written.check).string() + ".tmp"));
 }
 
+// The emulator's evidence facts survive a file, every field; a record from before them (no
+// "evidence") reads as none, and one with a fact that names no kind is refused.
+TEST(Record, RoundTripsEvidenceAndReadsOldRecordsWithout) {
+  const auto dir = fresh_dir("evidence");
+  auto written = full_record();
+  written.kind = "speed";
+  written.verdict = Verdict::not_measured;
+  written.evidence = {
+      {"uncoalesced_access", "emulation", "kernel.cu", 14, "MatMulKernel",
+       "kernel.cu:14 (MatMulKernel): each warp's read of B touches 32.0 sectors <of> 32 bytes", 32,
+       4},
+      {"idle_blocks", "emulation", "kernel.cu", 41, "MatMulKernel", "768 of 1,024 blocks", 768,
+       256}};
+  write_record(dir, written);
+  const auto read = read_record(record_path(dir, written.check));
+  EXPECT_EQ(nlohmann::json(read), nlohmann::json(written));
+  ASSERT_EQ(read.evidence.size(), 2u);
+  EXPECT_EQ(read.evidence[0].kind, "uncoalesced_access");
+  EXPECT_EQ(read.evidence[0].source, "emulation");
+  EXPECT_EQ(read.evidence[0].file, "kernel.cu");
+  EXPECT_EQ(read.evidence[0].line, 14);
+  EXPECT_EQ(read.evidence[0].kernel, "MatMulKernel");
+  EXPECT_EQ(read.evidence[0].words, written.evidence[0].words);
+  EXPECT_DOUBLE_EQ(read.evidence[0].figure, 32);
+  EXPECT_DOUBLE_EQ(read.evidence[0].ideal, 4);
+  EXPECT_DOUBLE_EQ(read.evidence[1].ideal, 256);
+
+  std::ofstream(dir / "old.json") << R"({"schema": 1, "check": "A.Speed", "verdict": "pass"})";
+  EXPECT_TRUE(read_record(dir / "old.json").evidence.empty());
+  EXPECT_FALSE(nlohmann::json(full_record()).contains("evidence")) << "written only when there";
+
+  std::ofstream(dir / "bad.json") << R"({"schema": 1, "check": "A.Speed", "verdict": "pass",
+      "evidence": [{"words": "no kind"}]})";
+  EXPECT_THROW(read_record(dir / "bad.json"), RecordError);
+}
+
 // A speed figure beyond the GPU's ceiling: the verdict and the ceiling's figures survive a file,
 // and a record from before them reads as "unknown ceiling, nothing verified".
 TEST(Record, RoundTripsAnImplausibleSpeedWithItsCeiling) {

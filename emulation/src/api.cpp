@@ -100,6 +100,9 @@ Settings settings_from_environment(std::uint64_t fallback_seed) {
   if (const char* text = std::getenv("LABS_EMU_RACECHECK"); text && *text) {
     settings.race_check = detail::parse_number(text, "LABS_EMU_RACECHECK") != 0;
   }
+  if (const char* text = std::getenv("LABS_EMU_EVIDENCE"); text && *text) {
+    settings.evidence = detail::parse_number(text, "LABS_EMU_EVIDENCE") != 0;
+  }
   if (const char* text = std::getenv("LABS_EMU_THREADS"); text && *text) {
     settings.threads = static_cast<int>(detail::parse_number(text, "LABS_EMU_THREADS"));
   }

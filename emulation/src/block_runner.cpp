@@ -102,6 +102,7 @@ void BlockRunner::fiber_loop() {
     lane_fibers_[thread] = self;
     set_thread_index(thread);
     job_->request->run_thread(job_->request->context);
+    flush_writes(thread);
     lane_fibers_[thread] = nullptr;
     warps_[thread / 32].exited |= 1u << (thread % 32);
     ++finished_;
@@ -115,6 +116,7 @@ BlockRunner::Yield BlockRunner::resume(Fiber* fiber) {
   in_kernel_ = true;
   const bctx::transfer_t transfer = bctx::jump_fcontext(fiber->context, this);
   in_kernel_ = false;
+  flush_writes(fiber->thread);
   fiber->context = transfer.fctx;
   return static_cast<Yield>(reinterpret_cast<std::uintptr_t>(transfer.data));
 }
@@ -266,37 +268,14 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   barrier_round_ = 0;
   warp_releases_ = 0;
   failure_.reset();
-  // The race check makes a block several times slower: it watches every block of a small launch
-  // and, of a large one, the first blocks and the last (an edge block of an any-size kernel), the
-  // same at every run, as the GPU's racecheck pass runs a check's smallest case only.
-  const std::uint64_t blocks = 1ULL * gridDim.x * gridDim.y * gridDim.z;
-  race_check_.start_block(threads_, job.race_check && (block_linear() < kRaceCheckedBlocks ||
-                                                       block_linear() + 1 == blocks));
-  order_.resize(threads_);
-  std::iota(order_.begin(), order_.end(), 0u);
-  if (job.schedule == Schedule::reverse) std::reverse(order_.begin(), order_.end());
-  if (job.schedule == Schedule::random) {
-    const std::uint64_t linear =
-        block.x + static_cast<std::uint64_t>(job.request->grid.x) *
-                      (block.y + static_cast<std::uint64_t>(job.request->grid.y) * block.z);
-    std::uint64_t state = job.seed ^ (linear * 0xD1B54A32D192ED03ULL) ^ 0x5EEDULL;
-    for (std::size_t i = order_.size(); i > 1; --i) {
-      std::swap(order_[i - 1], order_[splitmix(state) % i]);
-    }
-  }
+  start_checks();
+  start_order();
 
   BlockRunner* const previous = active_runner;
   active_runner = this;
-  // The bounds checks' view of this block: the launch's buffers and the dynamic shared memory
-  // the launch gave (the buffer behind it is the largest any launch may have).
+  // The bounds checks' view of this block (bounds_for_block).
   const AccessBounds previous_bounds = access_bounds;
-  const char* dynamic = static_cast<const char*>(dynamic_shared_base());
-  access_bounds = {job.regions,
-                   job.region_count,
-                   dynamic,
-                   dynamic + job.request->dynamic_shared_bytes,
-                   dynamic + kMaxDynamicShared,
-                   race_check_.enabled()};
+  access_bounds = bounds_for_block();
   struct Restore {
     BlockRunner* previous;
     AccessBounds bounds;
@@ -309,22 +288,7 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   if (sigsetjmp(fault_jump_, 1) != 0) {
     in_kernel_ = false;
     abandon_fibers();
-    std::ostringstream out;
-    out << "thread "
-        << triple(fault_thread_ % b.x, (fault_thread_ / b.x) % b.y, fault_thread_ / (b.x * b.y))
-        << " of " << where();
-    if (fault_in_stack_guard_) {
-      out << " overflowed its stack (" << fiber_stack_bytes() / 1024
-          << " KiB; a large local array or deep recursion? LABS_EMU_STACK_KIB sets the size)";
-      return BlockFailure{cudaErrorIllegalAddress, out.str()};
-    }
-    if (fault_signal_ == SIGFPE) {
-      out << " divided an integer by zero (a GPU does not trap, but the result is meaningless)";
-      return BlockFailure{cudaErrorIllegalInstruction, out.str()};
-    }
-    out << " accessed address " << fault_address_
-        << ", which is outside every cudaMalloc allocation: an index goes outside a matrix";
-    return BlockFailure{cudaErrorIllegalAddress, out.str()};
+    return fault_failure();
   }
 
   // Members, not locals: after a fault's siglongjmp, locals changed since sigsetjmp are
@@ -349,14 +313,44 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
     ready_next_ = 0;
     waiting_.clear();
   }
+  end_block_evidence();
   static_shared_bytes = 0;
   for (const auto& [address, bytes] : shared_) static_shared_bytes += static_cast<long long>(bytes);
   return std::nullopt;
 }
 
-void BlockRunner::end_race_interval() {
-  race_check_.end_interval({job_->number, block_linear(), block_, job_->request->block,
-                            job_->request->site.name, barrier_round_});
+// The order the block's threads start in: the schedule's.
+void BlockRunner::start_order() {
+  order_.resize(threads_);
+  std::iota(order_.begin(), order_.end(), 0u);
+  if (job_->schedule == Schedule::reverse) std::reverse(order_.begin(), order_.end());
+  if (job_->schedule == Schedule::random) {
+    std::uint64_t state = job_->seed ^ (block_linear() * 0xD1B54A32D192ED03ULL) ^ 0x5EEDULL;
+    for (std::size_t i = order_.size(); i > 1; --i) {
+      std::swap(order_[i - 1], order_[splitmix(state) % i]);
+    }
+  }
+}
+
+// The failure a fault caught in the block's kernel code is (after the handler's siglongjmp).
+BlockFailure BlockRunner::fault_failure() const {
+  const dim3& b = job_->request->block;
+  std::ostringstream out;
+  out << "thread "
+      << triple(fault_thread_ % b.x, (fault_thread_ / b.x) % b.y, fault_thread_ / (b.x * b.y))
+      << " of " << where();
+  if (fault_in_stack_guard_) {
+    out << " overflowed its stack (" << fiber_stack_bytes() / 1024
+        << " KiB; a large local array or deep recursion? LABS_EMU_STACK_KIB sets the size)";
+    return BlockFailure{cudaErrorIllegalAddress, out.str()};
+  }
+  if (fault_signal_ == SIGFPE) {
+    out << " divided an integer by zero (a GPU does not trap, but the result is meaningless)";
+    return BlockFailure{cudaErrorIllegalInstruction, out.str()};
+  }
+  out << " accessed address " << fault_address_
+      << ", which is outside every cudaMalloc allocation: an index goes outside a matrix";
+  return BlockFailure{cudaErrorIllegalAddress, out.str()};
 }
 
 void BlockRunner::run_until_blocked() {

@@ -23,10 +23,12 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include "access_profile.hpp"
 #include "emu/access.hpp"
 #include "emu/control.hpp"
 #include "emu/launch.hpp"
 #include "emu/warp.hpp"
+#include "shared_initcheck.hpp"
 #include "shared_race_check.hpp"
 #include "stack.hpp"
 
@@ -47,6 +49,7 @@ struct BlockJob {
   const CheckedRegion* regions = nullptr;
   std::size_t region_count = 0;
   bool race_check = true;  // shared_race_check.hpp
+  LaunchEvidence* evidence = nullptr;  // evidence.hpp; null: none gathered
 };
 
 class BlockRunner {
@@ -74,6 +77,10 @@ class BlockRunner {
   // For the race check (shared_race_check.hpp): the block's, and the running thread.
   SharedRaceCheck& race_check() { return race_check_; }
   unsigned current_thread() const { return current_->thread; }
+  // For the evidence engine (evidence.hpp, block_evidence.cpp).
+  LaunchEvidence* evidence() const { return job_->evidence; }
+  AccessProfile& profile() { return profile_; }
+  SharedInitCheck& initcheck() { return initcheck_; }
 
  private:
   enum class Wait : std::uint8_t { none, barrier, warp };
@@ -102,12 +109,26 @@ class BlockRunner {
   void set_thread_index(unsigned thread) const;
   void shuffle(std::vector<Fiber*>& fibers, std::uint64_t round) const;
   std::optional<BlockFailure> check_barrier(const std::vector<Fiber*>& waiting) const;
+  BlockFailure fault_failure() const;  // after a fault in the block's kernel code
+  void start_order();                  // order_, as the schedule has it
   std::string where() const;  // "block (1, 0, 0) of MatrixMulKernel (kernel.cu:33)"
   void abandon_fibers();
   // Resumes ready fibers, then starts new threads, until none can run (or a warp error).
   void run_until_blocked();
-  // Ends the race check's barrier interval (the block passed a barrier or finished).
+  // Ends the race check's and the initcheck's barrier interval (a barrier passed, or the end).
   void end_race_interval();
+  // The block's checks and evidence (block_evidence.cpp): which watch it, what its threads wrote.
+  void start_checks();
+  AccessBounds bounds_for_block() const;
+  void flush_writes(unsigned thread) {
+    if (!access_bounds.wrote) return;
+    access_bounds.wrote = false;
+    if (!thread_wrote_[thread]) {
+      thread_wrote_[thread] = 1;
+      ++threads_wrote_;
+    }
+  }
+  void end_block_evidence();
 
   // Warp rendezvous (warp_rendezvous.cpp).
   void arrive(Fiber* fiber);                    // a lane yielded at a warp function
@@ -151,6 +172,10 @@ class BlockRunner {
   int reduce_sum_ = 0;
   int reduce_result_ = 0;
   SharedRaceCheck race_check_;
+  AccessProfile profile_;
+  SharedInitCheck initcheck_;
+  std::vector<unsigned char> thread_wrote_;  // per thread: it wrote global memory
+  unsigned threads_wrote_ = 0;
 
   // Faults: the handler jumps back into run().
   sigjmp_buf fault_jump_;

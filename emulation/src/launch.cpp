@@ -14,6 +14,7 @@
 #include "block_runner.hpp"
 #include "emu/device.hpp"
 #include "emu/launch.hpp"
+#include "evidence.hpp"
 #include "state.hpp"
 #include "warp_ops.hpp"
 
@@ -114,6 +115,16 @@ std::optional<BlockFailure> check_configuration(const LaunchRequest& r) {
 
 std::atomic<std::uint64_t> launch_count{0};
 
+// Runs `work` on `threads` OS threads (the calling one among them), the lab's buffers open.
+void run_on_threads(int threads, const std::function<void()>& work) {
+  const DeviceMemoryAccess access;  // the lab's buffers, open to kernels only
+  if (threads <= 1) {
+    work();
+  } else {
+    WorkerPool::get().run(threads, work);
+  }
+}
+
 }  // namespace
 
 // Same settings, same sequence of schedules: configure() starts the count again.
@@ -136,13 +147,16 @@ void launch(const LaunchRequest& request) {
   // Host code cannot allocate while the launch runs: the snapshot stays right for all of it.
   thread_local CheckedRegions checked;
   snapshot_checked_regions(checked);
+  LaunchEvidence evidence(request, checked.regions.data(), checked.regions.size(),
+                          settings.evidence);
   BlockJob job{&request,
                settings.schedule,
                settings.seed * 0x9E3779B97F4A7C15ULL + number,
                number,
                checked.regions.data(),
                checked.regions.size(),
-               settings.race_check};
+               settings.race_check,
+               settings.evidence ? &evidence : nullptr};
 
   const dim3& grid = request.grid;
   const std::uint64_t blocks = 1ULL * grid.x * grid.y * grid.z;
@@ -176,26 +190,20 @@ void launch(const LaunchRequest& request) {
       }
     }
   };
-  const int threads = static_cast<int>(
-      std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(std::max(1, settings.threads))));
-  {
-    const DeviceMemoryAccess access;  // the lab's buffers, open to kernels only
-    if (threads <= 1) {
-      work();
-    } else {
-      WorkerPool::get().run(threads, work);
-    }
-  }
+  run_on_threads(static_cast<int>(std::min<std::uint64_t>(
+                     blocks, static_cast<std::uint64_t>(std::max(1, settings.threads)))),
+                 work);
 
   Recorder::get().add_launch({request.site.name, request.grid, request.block, static_shared.load(),
                               static_cast<long long>(request.dynamic_shared_bytes)});
-  if (failure) {
-    std::fprintf(stderr, "emulation: %s: %s\n", error_name(failure->error),
-                 failure->message.c_str());
-    std::fflush(stderr);
-    errors.explain(failure->error, failure->message);
-    errors.fault(failure->error);
+  if (!failure) {
+    evidence.finish();  // a launch cut short by a failure is evidence of nothing but the failure
+    return;
   }
+  std::fprintf(stderr, "emulation: %s: %s\n", error_name(failure->error), failure->message.c_str());
+  std::fflush(stderr);
+  errors.explain(failure->error, failure->message);
+  errors.fault(failure->error);
 }
 
 void check_pointer_argument(const KernelSite& site, int position, const void* pointer) {

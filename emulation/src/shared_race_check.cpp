@@ -14,9 +14,15 @@ void note_shared_access(const char* array, std::size_t array_bytes, const Shared
                         const char* name, const char* address, std::size_t bytes,
                         const AccessSite& site) {
   BlockRunner* runner = BlockRunner::active();
-  if (!runner || !runner->in_kernel() || !runner->race_check().enabled()) return;
-  runner->race_check().note(runner->current_thread(), array, array_bytes, shape, name, address,
-                            bytes, site);
+  if (!runner || !runner->in_kernel()) return;
+  const unsigned thread = runner->current_thread();
+  if (runner->race_check().enabled()) {
+    runner->race_check().note(thread, array, array_bytes, shape, name, address, bytes, site);
+  }
+  if (runner->profile().enabled()) {  // the evidence engine's (evidence.hpp)
+    runner->profile().note(thread, array, name, true, shape, address, bytes, site);
+    runner->initcheck().note(thread, array, array_bytes, shape, name, address, bytes, site);
+  }
 }
 
 void SharedRaceCheck::start_block(unsigned threads, bool enabled) {

@@ -27,8 +27,10 @@ uint3 thread_index(unsigned linear, const dim3& block_dim) {
           linear / (block_dim.x * block_dim.y)};
 }
 
+}  // namespace
+
 // "Nds[2][3] (Nds + 140 bytes)" for a static array, "the dynamic shared memory + 140 bytes".
-std::string place_text(const char* name, const SharedArrayShape* shape, std::size_t offset) {
+std::string shared_place_text(const char* name, const SharedArrayShape* shape, std::size_t offset) {
   if (!shape) return "the dynamic shared memory + " + bytes_text(offset);
   const std::string array = name ? name : "a __shared__ array";
   std::string text = array;
@@ -43,8 +45,6 @@ std::string place_text(const char* name, const SharedArrayShape* shape, std::siz
   }
   return text + " (" + array + " + " + bytes_text(offset) + ")";
 }
-
-}  // namespace
 
 void keep_shared_race(const RaceBlock& block, SharedRace race) {
   auto& r = race_reports();
@@ -110,8 +110,8 @@ void SharedRaceCheck::report(const RaceBlock& block, const Hazard& hazard) const
   race.other_thread = thread_index(other.thread, block.block_dim);
   race.same_warp = done.thread / 32 == other.thread / 32;
   const Region& region = regions_[hazard.region];
-  race.place =
-      place_text(region.name, region.shape, (hazard.word - region.first_word) * region.word_bytes);
+  race.place = shared_place_text(region.name, region.shape,
+                                 (hazard.word - region.first_word) * region.word_bytes);
   keep_shared_race(block, std::move(race));
 }
 

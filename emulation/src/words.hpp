@@ -1,6 +1,7 @@
 // Words the emulator's reports share (access_check.cpp, shared_race_report.cpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -16,5 +17,9 @@ std::string grouped(std::uint64_t number);
 std::string bytes_text(std::uint64_t bytes);
 // "(0,2,0)", as compute-sanitizer writes a thread and a block.
 std::string triple(const uint3& v);
+// "Nds[2][3] (Nds + 140 bytes)" for a static __shared__ array, "the dynamic shared memory + 140
+// bytes" without a shape (shared_race_report.cpp).
+struct SharedArrayShape;
+std::string shared_place_text(const char* name, const SharedArrayShape* shape, std::size_t offset);
 
 }  // namespace emu::detail

@@ -98,6 +98,7 @@ nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& requ
   }
   emu::take_memory_error();  // the shared-memory fill's, or an earlier call's: not this call's
   emu::take_shared_race();
+  emu::take_evidence();
   emu::start_recording();
   std::fflush(stdout);
   const bool fits = entry.call(entry.function, std::string(args.begin(), args.end()));
@@ -132,6 +133,18 @@ nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& requ
   }
   // The first race on shared memory (emulation/src/shared_race_check.hpp).
   if (const auto race = emu::take_shared_race()) answer["shared_race"] = emu::describe(*race);
+  // What the emulator measured in the kernels (emulation/src/evidence.hpp): feedback only.
+  nlohmann::json evidence = nlohmann::json::array();
+  for (const auto& fact : emu::take_evidence()) {
+    evidence.push_back({{"kind", fact.kind},
+                        {"file", fact.file},
+                        {"line", fact.line},
+                        {"kernel", fact.kernel},
+                        {"words", fact.words},
+                        {"figure", fact.figure},
+                        {"ideal", fact.ideal}});
+  }
+  if (!evidence.empty()) answer["evidence"] = std::move(evidence);
   if (failure != cudaSuccess) {
     answer["failure"] = {{"code", static_cast<int>(failure)},
                          {"name", cudaGetErrorName(failure)},
@@ -177,6 +190,7 @@ int main() {
     settings.threads = given.at("threads").get<int>();
     settings.seed_given = given.at("seed_given").get<bool>();
     settings.race_check = given.value("race_check", true);
+    settings.evidence = given.value("evidence", true);
     emu::configure(settings);
   } catch (const std::exception&) {
     return 3;

@@ -5,6 +5,7 @@
 
 #include "charts.hpp"
 #include "diagnosis_view.hpp"
+#include "evidence_view.hpp"
 #include "format.hpp"
 #include "harness/diagnose.hpp"
 #include "reports/ceiling.hpp"
@@ -237,6 +238,7 @@ std::string check_detail(const CheckView& check, const std::string& handout) {
   body += facts(check);
   if (const auto* r = check.record) {
     body += notes_list(*r);
+    body += evidence_block(r->evidence);
     body += reproduce_block(check);
     body += kernel_facts_table(r->kernels);
     if (!r->cases.empty()) body += cases_table(r->cases);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "charts.hpp"
+#include "evidence_view.hpp"
 #include "format.hpp"
 #include "harness/diagnose.hpp"
 #include "perf_charts.hpp"
@@ -93,8 +94,9 @@ std::string untimed_section(std::span<const CheckView> checks, bool emulated) {
 {rows}</tbody>
 </table>
 </div>
-</section>)",
-      fmt::arg("why", html_escape(why)), fmt::arg("rows", rows));
+{evidence}</section>)",
+      fmt::arg("why", html_escape(why)), fmt::arg("rows", rows),
+      fmt::arg("evidence", evidence_block(speed_evidence(checks))));
 }
 
 // The roofline: every speed check whose record has the work and the roofs of its run.
@@ -179,7 +181,7 @@ speed check passes when your rate is at least the marked share of the reference'
 <figure class="speed-figure">
 {chart}
 </figure>
-{readings}{roofline}{side_by_side}
+{readings}{evidence}{roofline}{side_by_side}
 <div class="table-wrap">
 <table class="timing">
 <caption>Timing of every speed check (median over the repetitions; spread is the interquartile range over the median)</caption>
@@ -190,7 +192,9 @@ speed check passes when your rate is at least the marked share of the reference'
 </div>
 </section>)",
       fmt::arg("chart", speed_chart_svg(bars)), fmt::arg("rows", rows),
-      fmt::arg("readings", speed_readings(checks)), fmt::arg("roofline", roofline_figure(checks)),
+      fmt::arg("readings", speed_readings(checks)),
+      fmt::arg("evidence", evidence_block(speed_evidence(checks))),
+      fmt::arg("roofline", roofline_figure(checks)),
       fmt::arg("side_by_side", times_figure(checks)));
 }
 

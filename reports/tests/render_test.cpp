@@ -300,6 +300,45 @@ TEST(RenderLabReport, UnderTheEmulationSaysSpeedWasNotMeasuredAndDrawsNoChart) {
   EXPECT_NE(speed.find("(30 points)"), std::string::npos);
 }
 
+// The emulator's facts stand beside "not measured" in the Speed section (each once, though both
+// speed checks carry them) and in each check's details, escaped; the points stay the verdicts'.
+TEST(RenderLabReport, UnderTheEmulationShowsWhatTheEmulatorMeasuredBesideNotMeasured) {
+  const auto spec = tiled_spec("matmul_tiled is faster than the naive kernel at width 2048");
+  auto records = emulated_records(Verdict::pass);
+  const contract::Evidence conflict{
+      "bank_conflict",
+      "emulation",
+      "kernel.cu",
+      23,
+      "transpose",
+      "kernel.cu:23 (transpose): reading tile (float[32][32] in shared memory): 32-way bank "
+      "conflict <script>alert(1)</script>",
+      32,
+      1};
+  for (auto& r : records) {
+    if (r.check != "T.Shape") r.evidence = {conflict};
+  }
+  const auto with = contract::grade_lab(spec, records);
+  const auto html = reports::render_lab_report(with, {});
+  const auto speed = speed_section_of(html);
+  EXPECT_NE(speed.find("What the CPU emulation measured in your kernel"), std::string::npos)
+      << speed;
+  EXPECT_NE(speed.find("kernel.cu:23 (transpose): reading tile (float[32][32] in shared memory): "
+                       "32-way bank conflict &lt;script&gt;"),
+            std::string::npos)
+      << speed;
+  EXPECT_EQ(speed.find("32-way"), speed.rfind("32-way")) << "once in the Speed section";
+  EXPECT_EQ(html.find("<script>alert"), std::string::npos);
+  const auto first = html.find("What the CPU emulation measured");
+  const auto second = html.find("What the CPU emulation measured", first + 1);
+  EXPECT_NE(second, std::string::npos) << "the checks' details show it too";
+  EXPECT_EQ(with.points, contract::grade_lab(spec, emulated_records(Verdict::pass)).points);
+
+  const auto without =
+      reports::render_lab_report(contract::grade_lab(spec, emulated_records(Verdict::pass)), {});
+  EXPECT_EQ(without.find("measured in your kernel"), std::string::npos);
+}
+
 TEST(RenderLabReport, UnderTheEmulationARightSubmissionEarnedTheMostItCould) {
   const auto spec = tiled_spec("fast at 2048");
   const auto grade = contract::grade_lab(spec, emulated_records(Verdict::pass));

@@ -188,6 +188,24 @@ struct KernelFacts {
 // than two rounds.
 double rounds_disagreement(const Timing& timing);
 
+// A fact measured in the student's kernels, at the line of kernel.cu: under the CPU emulation the
+// emulator's evidence engine (emulation/src/evidence.hpp: coalescing, bank conflicts, elements
+// written by two threads, shared memory read before written, blocks that did nothing). Feedback
+// only: no verdict and no points depend on it. The words come from the process that ran the
+// student's code (the launcher), so readers show them as text and nothing more.
+struct Evidence {
+  // "uncoalesced_access", "bank_conflict", "aliasing_write", "uninitialised_shared_read",
+  // "idle_blocks"
+  std::string kind;
+  std::string source = "emulation";  // what measured it
+  std::string file;                  // "kernel.cu"
+  int line = 0;
+  std::string kernel;
+  std::string words;  // one line for the student
+  double figure = 0;  // what was measured (sectors per request, conflict degree, ...)
+  double ideal = 0;   // what a kernel without the fault measures (0: none)
+};
+
 struct DeviceInfo {
   std::string name;
   std::string compute_capability;
@@ -221,6 +239,7 @@ struct CheckRecord {
   std::optional<DeviceInfo> device;
   std::optional<Diagnosis> diagnosis;  // the check's likely mistake (chosen from its cases)
   std::vector<KernelFacts> kernels;
+  std::vector<Evidence> evidence;  // absent from older records: none
 };
 
 void to_json(nlohmann::json& out, const CheckRecord& record);

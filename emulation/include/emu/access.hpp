@@ -8,6 +8,10 @@
 // what they would be without the check. Pointer arithmetic (`*(A + i)`) is not checked.
 // An access inside shared memory also goes to the race check (shared_race_check.hpp, the
 // counterpart of racecheck): two threads touching it between the same barriers, one writing.
+// The evidence engine (emulation/src/evidence.hpp) sees the accesses of a few blocks of each
+// launch (`profile`: coalescing, bank conflicts, shared memory read before written) and the
+// writes of all of them (elements written by two threads, blocks that wrote nothing); a block it
+// does not profile pays one predictable branch a read.
 #pragma once
 
 #include <cstddef>
@@ -39,7 +43,10 @@ struct AccessBounds {
   const char* dynamic_begin = nullptr;  // the OS thread's dynamic shared memory buffer
   const char* dynamic_given = nullptr;  // its end as the launch gave it
   const char* dynamic_end = nullptr;    // the buffer's end (the largest launch's)
-  bool race_watch = false;              // the race check watches this block
+  bool race_watch = false;              // shared accesses go to note_shared_access
+  bool profile = false;                 // the evidence engine profiles this block's accesses
+  bool writes_watched = false;          // plain global writes go to note_global_write
+  bool wrote = false;  // the running thread wrote global memory (the block runner clears it)
 };
 inline thread_local AccessBounds access_bounds;
 
@@ -55,6 +62,13 @@ void report_global_access(const CheckedRegion& region, const void* address, std:
 void report_dynamic_shared_access(const void* address, std::size_t bytes, const AccessSite& site);
 void report_shared_access(const void* array, std::size_t array_bytes, const char* name, bool floats,
                           const void* address, std::size_t bytes, const AccessSite& site);
+
+// The evidence engine's side of an access inside buffer `region` (evidence.hpp): every plain
+// write while writes are watched, every access of a profiled block.
+void note_global_write(std::size_t region, const char* address, std::size_t bytes,
+                       const AccessSite& site);
+void note_global_profile(std::size_t region, const char* address, std::size_t bytes,
+                         const AccessSite& site);
 
 // The shape of a static __shared__ array, for the race check's words ("Nds[3][5]").
 struct SharedArrayShape {
@@ -79,8 +93,9 @@ constexpr SharedArrayShape shape_of() {
 template <class Array>
 inline constexpr SharedArrayShape shape_v = shape_of<Array>();
 
-// The race check's side of an access inside shared memory (shared_race_check.cpp): `array` is a
-// static array's first byte (with its shape and name) or the dynamic shared memory's (no shape).
+// The race check's and the evidence engine's side of an access inside shared memory
+// (shared_race_check.cpp): `array` is a static array's first byte (with its shape and name) or
+// the dynamic shared memory's (no shape).
 void note_shared_access(const char* array, std::size_t array_bytes, const SharedArrayShape* shape,
                         const char* name, const char* address, std::size_t bytes,
                         const AccessSite& site);
@@ -103,7 +118,7 @@ constexpr bool checkable_v =
 template <class T>
 inline T&& at(T&& element, const char* file, int line, Access access) {
   if constexpr (detail::checkable_v<T&&>) {
-    const auto& bounds = detail::access_bounds;
+    auto& bounds = detail::access_bounds;
     const char* p = detail::first_byte(element);
     constexpr std::size_t size = sizeof(std::remove_reference_t<T>);
     if (p >= bounds.dynamic_begin && p < bounds.dynamic_end) {
@@ -119,8 +134,16 @@ inline T&& at(T&& element, const char* file, int line, Access access) {
       for (std::size_t i = 0; i < bounds.region_count; ++i) {
         const auto& region = bounds.regions[i];
         if (p < region.zone_begin || p >= region.zone_end) continue;
+        if (access != Access::read) bounds.wrote = true;
         if (p < region.begin || p + size > region.end) [[unlikely]] {
           detail::report_global_access(region, p, size, {file, line, access});
+        } else {
+          if (access == Access::write && bounds.writes_watched) {
+            detail::note_global_write(i, p, size, {file, line, access});
+          }
+          if (bounds.profile) [[unlikely]] {
+            detail::note_global_profile(i, p, size, {file, line, access});
+          }
         }
         break;
       }

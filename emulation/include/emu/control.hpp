@@ -24,10 +24,12 @@ struct Settings {
   // The race check on shared memory (emulation/src/shared_race_check.hpp); LABS_EMU_RACECHECK=0
   // turns it off (to measure its cost, or to rule it out).
   bool race_check = true;
+  // The evidence facts (take_evidence); LABS_EMU_EVIDENCE=0 turns them off.
+  bool evidence = true;
 };
 
-// LABS_EMU_SCHEDULE (forward, reverse, random), LABS_EMU_SEED, LABS_EMU_THREADS and
-// LABS_EMU_RACECHECK (0 or 1) over
+// LABS_EMU_SCHEDULE (forward, reverse, random), LABS_EMU_SEED, LABS_EMU_THREADS,
+// LABS_EMU_RACECHECK and LABS_EMU_EVIDENCE (0 or 1) over
 // `defaults`; the seed defaults to `fallback_seed` (the lab's seed, so one replay command
 // replays both the inputs and the schedule).
 Settings settings_from_environment(std::uint64_t fallback_seed);
@@ -118,6 +120,25 @@ std::optional<SharedRace> take_shared_race();
 // Mds[0][0] (Mds + 0 bytes) in shared memory, which thread (0,0,0) writes at kernel.cu:17 with no
 // __syncthreads() between them, and 4,095 more like it"
 std::string describe(const SharedRace& race);
+
+// What the emulator measured in the kernels it ran since the last call, at the line of the
+// kernel's source (emulation/src/evidence.hpp): feedback, never a verdict. Per launch, on its
+// first kProfiledBlocks blocks and its last (coalescing, bank conflicts, shared memory read before
+// written) or on all of them (elements written by two threads, blocks that wrote nothing). At
+// most one fact per kind, file and line; launches that failed give none.
+struct EvidenceFact {
+  // "uncoalesced_access", "bank_conflict", "aliasing_write", "uninitialised_shared_read" or
+  // "idle_blocks"
+  std::string kind;
+  std::string file;  // the name only: "kernel.cu"
+  int line = 0;      // the access's (idle_blocks: the launch's)
+  std::string kernel;
+  // "kernel.cu:14 (MatMulKernel): each warp's read of B touches 32.0 sectors of 32 bytes ..."
+  std::string words;
+  double figure = 0;  // sectors per request, conflict degree, threads, words, blocks
+  double ideal = 0;   // what a kernel without the fault would measure (0: none)
+};
+std::vector<EvidenceFact> take_evidence();
 
 // Clears a fault's sticky error, as a fresh context would on a GPU.
 void clear_errors();

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "emu/access.hpp"
 #include "emu/types.hpp"
 #include "emu/warp.hpp"
 
@@ -77,6 +78,7 @@ inline T __ldg(const T* pointer) {
 namespace emu::detail {
 template <class T>
 inline std::atomic_ref<T> atomic(T* address) {
+  access_bounds.wrote = true;  // an atomic is work done, for the evidence's idle blocks
   return std::atomic_ref<T>(*address);
 }
 template <class T, class F>

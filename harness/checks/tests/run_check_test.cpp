@@ -106,6 +106,63 @@ TEST(EmulatedFindings, ARaceFailsACorrectnessCheckWithItsOwnWords) {
   EXPECT_TRUE(take_memory_errors().empty()) << "taken by the check";
 }
 
+// The emulator's evidence goes into every check's record and changes nothing of its verdict or
+// points; a speed check (not measured under the emulation: it runs no kernel) gets the run's.
+TEST(EmulatedFindings, EvidenceIsShownAndJudgesNothing) {
+  take_evidence();
+  CheckSpec spec;
+  spec.id = "Tiled.Integers";
+  spec.kind = "correctness";
+  spec.title = "right on integers";
+  spec.points = 10;
+  Check check(spec);
+  check.set_verdict(Verdict::pass, "all right");
+  const contract::Evidence fact{"bank_conflict",
+                                "emulation",
+                                "kernel.cu",
+                                23,
+                                "transpose",
+                                "kernel.cu:23 (transpose): reading tile ...: 32-way",
+                                32,
+                                1};
+  note_evidence(fact);
+  note_evidence(fact);  // the same kind, file and line: once
+  for (int line = 1; line <= 10; ++line) {
+    note_evidence({"aliasing_write", "emulation", "kernel.cu", line, "k", "words", 2, 0});
+  }
+  const auto r = check.finish(0.0);
+  EXPECT_EQ(r.verdict, Verdict::pass);
+  EXPECT_EQ(r.points, 10);
+  EXPECT_EQ(r.reason, "all right");
+  ASSERT_EQ(r.evidence.size(), kMaxEvidence);
+  EXPECT_EQ(r.evidence[0].words, fact.words);
+  EXPECT_EQ(r.evidence[0].line, 23);
+  EXPECT_EQ(r.evidence[1].kind, "aliasing_write");
+  EXPECT_TRUE(take_evidence().empty()) << "taken by the check";
+
+  CheckSpec speed = spec;
+  speed.id = "Tiled.Speed";
+  speed.kind = "speed";
+  Check timed(speed);
+  timed.set_verdict(Verdict::not_measured, "not measured: emulation");
+  const auto s = timed.finish(0.0);
+  EXPECT_EQ(s.verdict, Verdict::not_measured);
+  EXPECT_EQ(s.points, 0);
+  ASSERT_FALSE(s.evidence.empty());
+  EXPECT_EQ(s.evidence[0].words, fact.words);
+
+  // The same kind, file and line measured more (a larger launch): that one is kept.
+  auto worse = fact;
+  worse.figure = 64;
+  worse.words = "kernel.cu:23 (transpose): 64-way";
+  note_evidence(fact);
+  note_evidence(worse);
+  note_evidence(fact);
+  const auto kept = take_evidence();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].words, worse.words);
+}
+
 // judge_share on a figure beyond the GPU's FP32 peak: implausible, no points, whatever its share,
 // and never "inconclusive" for a wide spread; an honest figure keeps its share of the points.
 CheckSpec share_spec() {

@@ -1,5 +1,6 @@
 #include "harness/sanitizer.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string_view>
@@ -15,6 +16,24 @@ std::vector<contract::DeviceBufferPlace> device_buffers_seen;
 // The emulator's reports, noted from the runtime's thread, taken by the check's.
 std::mutex memory_errors_mutex;
 std::vector<EmulatedFinding> memory_errors_seen;
+
+// The emulator's evidence: since the last take, and the whole run's.
+std::mutex evidence_mutex;
+std::vector<contract::Evidence> evidence_seen;
+std::vector<contract::Evidence> evidence_of_run;
+
+// Adds `fact` unless the list is full; one of its kind, file and line already there is replaced
+// when `fact` measured more (the worst case of the run: its largest launch, mostly).
+void add_evidence(std::vector<contract::Evidence>& list, const contract::Evidence& fact) {
+  const auto same = std::find_if(list.begin(), list.end(), [&](const contract::Evidence& e) {
+    return e.kind == fact.kind && e.file == fact.file && e.line == fact.line;
+  });
+  if (same != list.end()) {
+    if (fact.figure > same->figure) *same = fact;
+  } else if (list.size() < kMaxEvidence) {
+    list.push_back(fact);
+  }
+}
 
 void note_finding(EmulatedFindingKind kind, const std::string& words) {
   std::lock_guard lock(memory_errors_mutex);
@@ -55,6 +74,22 @@ void note_shared_memory_race(const std::string& words) {
 std::vector<EmulatedFinding> take_memory_errors() {
   std::lock_guard lock(memory_errors_mutex);
   return std::exchange(memory_errors_seen, {});
+}
+
+void note_evidence(contract::Evidence fact) {
+  std::lock_guard lock(evidence_mutex);
+  add_evidence(evidence_seen, fact);
+  add_evidence(evidence_of_run, fact);
+}
+
+std::vector<contract::Evidence> take_evidence() {
+  std::lock_guard lock(evidence_mutex);
+  return std::exchange(evidence_seen, {});
+}
+
+std::vector<contract::Evidence> evidence_so_far() {
+  std::lock_guard lock(evidence_mutex);
+  return evidence_of_run;
 }
 
 }  // namespace harness

@@ -10,12 +10,15 @@
 // Under the CPU emulation (emulated_launcher_main.cu) the launcher runs the kernels itself:
 // launcher -> program, once:  {"hello": {"defines": [name...]}}
 // program -> launcher, once:  {"emulation": {"schedule", "seed", "threads", "seed_given",
-//                              "race_check"}}
+//                              "race_check", "evidence"}}
 // program -> launcher:        {"call": name, "args": bin, "slots": [[offset, bytes, name,
 //                              payload offset, payload bytes]...], "shared_fill": value (optional)}
 // launcher -> program:        {"launches": [...], "memory_copies": n, "error": {...} (optional),
 //                              "memory_error": words (optional: an access outside a buffer),
-//                              "shared_race": words (optional: a race on shared memory)}
+//                              "shared_race": words (optional: a race on shared memory),
+//                              "evidence": [{"kind", "file", "line", "kernel", "words", "figure",
+//                              "ideal"}...] (optional: what the emulator measured in the
+//                              kernels, emu::take_evidence; feedback only, it fails nothing)}
 //
 // Device addresses in the launcher are fake: region r of the fake space stands for one buffer of
 // the lab program (r < kFirstLauncherRegion) or one cudaMalloc of the launcher. Nothing in the

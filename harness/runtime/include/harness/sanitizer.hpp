@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "contract/device_buffer_note.hpp"
+#include "contract/record.hpp"
 
 namespace harness {
 
@@ -52,5 +53,18 @@ void note_shared_memory_race(const std::string& words);
 
 // The findings noted since the last call, in the order noted; the list starts empty again.
 std::vector<EmulatedFinding> take_memory_errors();
+
+// Under the CPU emulation: the emulator's evidence facts about the student's kernels (the
+// launcher sends them with each call's answer: emulation/src/evidence.hpp). Feedback only: they
+// change no verdict. Kept in the order noted, one per kind, file and line (the one with the
+// largest figure), at most kMaxEvidence, until the running check takes them; the run keeps every
+// one it saw, for the checks that run no kernel (speed checks under the emulation, "not
+// measured").
+inline constexpr std::size_t kMaxEvidence = 8;
+void note_evidence(contract::Evidence fact);
+// The facts noted since the last call; the list starts empty again.
+std::vector<contract::Evidence> take_evidence();
+// Every fact noted in this run so far (the same limits), taken or not.
+std::vector<contract::Evidence> evidence_so_far();
 
 }  // namespace harness

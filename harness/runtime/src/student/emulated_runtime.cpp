@@ -122,6 +122,7 @@ class EmulatedRuntime {
     trace(call_text + " ran");
     report_launches(answer, call_text);
     note_reported_memory_error(answer, call_text);
+    note_reported_evidence(answer);
     refuse_first_refused_launch(answer, call_text);
     if (answer.contains("failure")) {
       const auto& failure = answer.at("failure");
@@ -175,7 +176,8 @@ class EmulatedRuntime {
              {"seed", settings.seed_given ? settings.seed : schedule_seed(settings.seed)},
              {"threads", settings.threads},
              {"seed_given", settings.seed_given},
-             {"race_check", settings.race_check}}}});
+             {"race_check", settings.race_check},
+             {"evidence", settings.evidence}}}});
       trace("the launcher said hello");
     } catch (const nlohmann::json::exception& error) {
       start_error_ = std::string("your launcher sent a malformed hello: ") + error.what();
@@ -238,6 +240,37 @@ class EmulatedRuntime {
     }
     if (const auto words = reported_words(answer, "shared_race", "a race", call_text)) {
       note_shared_memory_race(*words);
+    }
+  }
+
+  // The emulator's evidence facts (emulation/src/evidence.hpp). Feedback only, so one that is
+  // malformed or of an unknown kind is left out rather than failing the call; texts are cut short.
+  static void note_reported_evidence(const nlohmann::json& answer) {
+    const auto it = answer.find("evidence");
+    if (it == answer.end() || !it->is_array()) return;
+    static const std::set<std::string> kinds = {"uncoalesced_access", "bank_conflict",
+                                                "aliasing_write", "uninitialised_shared_read",
+                                                "idle_blocks"};
+    const auto text = [](const nlohmann::json& item, const char* key, std::size_t most) {
+      std::string words = item.at(key).get<std::string>();
+      return words.size() > most ? words.substr(0, most) + "..." : words;
+    };
+    for (std::size_t i = 0; i < it->size() && i < 4 * kMaxEvidence; ++i) {
+      const auto& item = (*it)[i];
+      try {
+        contract::Evidence fact;
+        fact.kind = item.at("kind").get<std::string>();
+        if (!kinds.contains(fact.kind)) continue;
+        fact.file = text(item, "file", 100);
+        fact.line = item.at("line").get<int>();
+        fact.kernel = text(item, "kernel", 200);
+        fact.words = text(item, "words", 600);
+        fact.figure = item.value("figure", 0.0);
+        fact.ideal = item.value("ideal", 0.0);
+        note_evidence(std::move(fact));
+      } catch (const nlohmann::json::exception&) {
+        continue;  // not a fact: nothing to show
+      }
     }
   }
 

@@ -1,0 +1,230 @@
+// The emulator's evidence facts (emulation/src/evidence.hpp): what it measures in a launch's
+// accesses, at the line. Each fact is shown on a kernel that has the fault and is absent on one
+// that does not; the words are the same at every schedule.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "emulator_fixture.hpp"
+
+namespace {
+
+class Evidence : public emu_test::EmulatorFixture {
+ protected:
+  void SetUp() override {
+    EmulatorFixture::SetUp();
+    emu::take_evidence();  // nothing left from another test
+    emu::take_memory_error();
+    emu::take_shared_race();
+  }
+  // The facts of one kind that `launch` gives.
+  template <class Launch>
+  std::vector<emu::EvidenceFact> facts_of(const std::string& kind, Launch launch) {
+    launch();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<emu::EvidenceFact> facts;
+    for (auto& fact : emu::take_evidence()) {
+      if (fact.kind == kind) facts.push_back(std::move(fact));
+    }
+    return facts;
+  }
+};
+
+constexpr int kColumnRead = __LINE__ + 5;
+// Each thread sums a row of a 64 x 64 matrix (neighbouring threads read a column at each step),
+// or a column (they read a row).
+__global__ void sum_rows(const float* in, float* out, int n) {
+  float sum = 0;
+  for (int k = 0; k < n; ++k) sum += in[threadIdx.x * n + k];
+  out[threadIdx.x] = sum;
+}
+__global__ void sum_columns(const float* in, float* out, int n) {
+  float sum = 0;
+  for (int k = 0; k < n; ++k) sum += in[k * n + threadIdx.x];
+  out[threadIdx.x] = sum;
+}
+
+constexpr int kTransposedRead = __LINE__ + 6;
+// A 32 x 32 tile stored by rows and read by columns, without and with padding.
+__global__ void transpose_unpadded(const float* in, float* out) {
+  __shared__ float tile[32][32];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+__global__ void transpose_padded(const float* in, float* out) {
+  __shared__ float tile[32][33];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+
+constexpr int kHalfStore = __LINE__ + 2;
+// Two neighbouring threads store into one element, or add into it.
+__global__ void store_halves(float* out) { out[threadIdx.x / 2] = 1.0f; }
+__global__ void add_halves(float* out) { out[threadIdx.x / 2] += 1.0f; }
+
+constexpr int kStaleRead = __LINE__ + 4;
+// Reads shared memory no thread wrote, or its neighbour's after a barrier.
+__global__ void reads_unwritten(float* out) {
+  __shared__ float cells[64];
+  out[threadIdx.x] = cells[threadIdx.x];
+}
+__global__ void reads_after_barrier(const float* in, float* out) {
+  __shared__ float cells[64];
+  cells[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = cells[(threadIdx.x + 1) % 64];
+}
+
+// A guarded copy; each block's thread 0 adds into a counter with an atomic.
+__global__ void guarded_copy(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+__global__ void count_blocks(unsigned* count) {
+  if (threadIdx.x == 0) atomicAdd(count, 1u);
+}
+
+TEST_F(Evidence, ColumnReadTouchesASectorPerLane) {
+  const float* in = device<float>(64 * 64);
+  float* out = device<float>(64);
+  const auto facts = facts_of("uncoalesced_access", [&] { sum_rows<<<1, 64>>>(in, out, 64); });
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_EQ(facts[0].line, kColumnRead);
+  EXPECT_EQ(facts[0].kernel, "sum_rows");
+  EXPECT_DOUBLE_EQ(facts[0].figure, 32.0);
+  EXPECT_DOUBLE_EQ(facts[0].ideal, 4.0);
+  EXPECT_EQ(facts[0].words,
+            "evidence_test.cu:" + std::to_string(kColumnRead) +
+                " (sum_rows): each warp's read of buffer touches 32.0 sectors of 32 bytes per "
+                "request instead of 4.0 (the same threads reading consecutive elements): "
+                "neighbouring threads' elements are 64 floats apart; measured over 64 warp-wide "
+                "requests");
+}
+
+TEST_F(Evidence, RowReadIsCoalesced) {
+  const float* in = device<float>(64 * 64);
+  float* out = device<float>(64);
+  EXPECT_TRUE(facts_of("uncoalesced_access", [&] { sum_columns<<<1, 64>>>(in, out, 64); }).empty());
+}
+
+TEST_F(Evidence, TransposedTileReadIsA32WayBankConflict) {
+  const float* in = device<float>(32 * 32);
+  float* out = device<float>(32 * 32);
+  const auto facts =
+      facts_of("bank_conflict", [&] { transpose_unpadded<<<1, dim3(32, 32)>>>(in, out); });
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_EQ(facts[0].line, kTransposedRead);
+  EXPECT_DOUBLE_EQ(facts[0].figure, 32.0);
+  EXPECT_NE(facts[0].words.find("reading tile (float[32][32] in shared memory): 32-way bank "
+                                "conflict"),
+            std::string::npos)
+      << facts[0].words;
+  EXPECT_NE(facts[0].words.find("e.g. tile[32][33]"), std::string::npos) << facts[0].words;
+}
+
+TEST_F(Evidence, PaddedTileHasNoBankConflict) {
+  const float* in = device<float>(32 * 32);
+  float* out = device<float>(32 * 32);
+  EXPECT_TRUE(
+      facts_of("bank_conflict", [&] { transpose_padded<<<1, dim3(32, 32)>>>(in, out); }).empty());
+}
+
+TEST_F(Evidence, TwoThreadsStoringOneElementAlias) {
+  float* out = device<float>(64);
+  const auto facts = facts_of("aliasing_write", [&] { store_halves<<<2, 64>>>(out); });
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_EQ(facts[0].line, kHalfStore);
+  EXPECT_DOUBLE_EQ(facts[0].figure, 32.0);  // elements written by two threads (per block)
+  EXPECT_NE(facts[0].words.find("thread (0,0,0) of block (0,0,0) and thread (1,0,0) of block "
+                                "(0,0,0) both write buffer[0], and 31 more elements"),
+            std::string::npos)
+      << facts[0].words;
+}
+
+TEST_F(Evidence, AddingIntoOneElementIsNoAliasing) {
+  float* out = device<float>(64);
+  EXPECT_TRUE(facts_of("aliasing_write", [&] { add_halves<<<1, 64>>>(out); }).empty());
+}
+
+TEST_F(Evidence, SharedReadBeforeAnyWriteIsTold) {
+  float* out = device<float>(64);
+  const auto facts =
+      facts_of("uninitialised_shared_read", [&] { reads_unwritten<<<1, 64>>>(out); });
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_EQ(facts[0].line, kStaleRead);
+  EXPECT_EQ(facts[0].words, "evidence_test.cu:" + std::to_string(kStaleRead) +
+                                " (reads_unwritten), thread (0,0,0) of block (0,0,0): reads "
+                                "cells[0] (cells + 0 bytes) in shared memory before any thread "
+                                "of its block wrote it (its value is whatever the memory held), "
+                                "and 63 more words like it");
+}
+
+TEST_F(Evidence, SharedReadAfterABarrierIsNot) {
+  const float* in = device<float>(64);
+  float* out = device<float>(64);
+  EXPECT_TRUE(facts_of("uninitialised_shared_read", [&] {
+                reads_after_barrier<<<1, 64>>>(in, out);
+              }).empty());
+}
+
+TEST_F(Evidence, GridFourTimesTooLargeLeavesBlocksIdle) {
+  const float* in = device<float>(256);
+  float* out = device<float>(256);
+  const auto facts = facts_of("idle_blocks", [&] { guarded_copy<<<16, 64>>>(in, out, 256); });
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_DOUBLE_EQ(facts[0].figure, 12.0);
+  EXPECT_NE(facts[0].words.find("guarded_copy (launched at evidence_test.cu:"), std::string::npos);
+  EXPECT_NE(facts[0].words.find("12 of 16 blocks (768 of 1,024 threads) wrote nothing to global "
+                                "memory"),
+            std::string::npos)
+      << facts[0].words;
+}
+
+TEST_F(Evidence, RightGridAndAtomicsAreNotIdle) {
+  const float* in = device<float>(256);
+  float* out = device<float>(256);
+  auto* count = device<unsigned>(1);
+  EXPECT_TRUE(facts_of("idle_blocks", [&] { guarded_copy<<<4, 64>>>(in, out, 256); }).empty());
+  EXPECT_TRUE(facts_of("idle_blocks", [&] { count_blocks<<<16, 64>>>(count); }).empty());
+}
+
+TEST_F(Evidence, SameWordsUnderEverySchedule) {
+  const float* in = device<float>(64 * 64);
+  float* out = device<float>(64 * 64);
+  std::vector<std::string> seen;
+  for (const auto schedule :
+       {emu::Schedule::forward, emu::Schedule::reverse, emu::Schedule::random}) {
+    use(schedule, 7, 2);
+    sum_rows<<<1, 64>>>(in, out, 64);
+    transpose_unpadded<<<1, dim3(32, 32)>>>(in, out);
+    store_halves<<<4, 64>>>(out);
+    reads_unwritten<<<3, 64>>>(out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::string words;
+    for (const auto& fact : emu::take_evidence()) words += fact.words + "\n";
+    seen.push_back(words);
+  }
+  EXPECT_EQ(seen[0], seen[1]);
+  EXPECT_EQ(seen[0], seen[2]);
+  EXPECT_NE(seen[0].find("both write"), std::string::npos) << seen[0];
+}
+
+TEST_F(Evidence, OffTurnsItOff) {
+  emu::Settings settings{emu::Schedule::forward, 1, 2};
+  settings.evidence = false;
+  emu::configure(settings);
+  const float* in = device<float>(64 * 64);
+  float* out = device<float>(64);
+  sum_rows<<<1, 64>>>(in, out, 64);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(emu::take_evidence().empty());
+}
+
+}  // namespace
