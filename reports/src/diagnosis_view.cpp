@@ -17,9 +17,8 @@ std::string heading_of(const std::string& id) {
   return {};
 }
 
-}  // namespace
-
-std::string diagnosis_box(const contract::Diagnosis& d, const std::string& handout) {
+// The primary mistake's box: the likely mistake, why, where to look, the handout's section.
+std::string primary_box(const contract::Diagnosis& d, const std::string& handout) {
   const std::string heading = heading_of(d.id);
   std::string where;
   if (!d.handout.empty()) {
@@ -28,29 +27,18 @@ std::string diagnosis_box(const contract::Diagnosis& d, const std::string& hando
         heading.empty() ? std::string() : fmt::format("&#8220;{}&#8221;, ", html_escape(heading)),
         html_escape(handout), html_escape(d.handout));
   }
-  std::string also;
-  if (!d.also.empty()) {
-    std::string names;
-    for (const auto& id : d.also) {
-      const std::string h = heading_of(id);
-      names += (names.empty() ? "" : ", ") + html_escape(h.empty() ? id : h);
-    }
-    also = fmt::format(R"(<p class="diagnosis-also">Fits as well: {}</p>)", names);
-  }
   return fmt::format(
       R"(<div class="diagnosis" data-diagnosis="{id}">
 <p class="diagnosis-title"><strong>Likely mistake:</strong> {summary}</p>
 <p class="diagnosis-evidence"><strong>Why:</strong> {evidence}</p>
 <p class="diagnosis-hint"><strong>Look at:</strong> {hint}</p>
-{also}{where}
+{where}
 </div>
 )",
       fmt::arg("id", html_escape(d.id)), fmt::arg("summary", html_escape(d.summary)),
       fmt::arg("evidence", html_escape(d.evidence)), fmt::arg("hint", html_escape(d.hint)),
-      fmt::arg("also", also), fmt::arg("where", where));
+      fmt::arg("where", where));
 }
-
-namespace {
 
 // One "Also" item: the mistake's heading (or id), then its evidence.
 struct OtherMistake {
@@ -89,9 +77,7 @@ std::vector<OtherMistake> other_mistakes(const contract::Diagnosis& primary,
 std::string diagnosis_box(const contract::Diagnosis& primary,
                           const std::vector<contract::CaseResult>& cases,
                           const std::string& handout) {
-  contract::Diagnosis shown = primary;
-  shown.also.clear();
-  std::string box = diagnosis_box(shown, handout);
+  std::string box = primary_box(primary, handout);
   const auto others = other_mistakes(primary, cases);
   if (others.empty()) return box;
   std::string items;
@@ -116,10 +102,7 @@ std::string diagnosis_box(const contract::Diagnosis& primary,
 
 std::string diagnosis_line(const contract::Diagnosis& d,
                            const std::optional<contract::Diagnosis>& primary) {
-  return primary ? std::string() : diagnosis_line(d);
-}
-
-std::string diagnosis_line(const contract::Diagnosis& d) {
+  if (primary) return {};
   return fmt::format(
       R"(<p class="diagnosis-line"><strong>Likely:</strong> {} <span class="muted">({})</span></p>)",
       html_escape(d.summary), html_escape(d.evidence));

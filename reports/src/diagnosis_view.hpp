@@ -11,14 +11,9 @@
 
 namespace reports::detail {
 
-// The likely mistake, why the harness thinks so, what to look at, and where the handout explains
-// it (`handout` is the handout's path, shown as text; empty: the anchor alone).
-std::string diagnosis_box(const contract::Diagnosis& diagnosis, const std::string& handout);
-
-// One line for a case: "Likely: <summary>".
-std::string diagnosis_line(const contract::Diagnosis& diagnosis);
-
-// The check's diagnosis as its one primary mistake, shown first, with the other mistakes its
+// The check's diagnosis as its one primary mistake, shown first (the likely mistake, why the
+// harness thinks so, what to look at, and where the handout explains it: `handout` is the
+// handout's path, shown as text; empty: the anchor alone), with the other mistakes its
 // cases or its own `also` name as "Also", each with its evidence: a case's own words and name
 // where a failed case named it first, else "fits the same evidence". Each other mistake once.
 std::string diagnosis_box(const contract::Diagnosis& primary,
@@ -27,7 +22,7 @@ std::string diagnosis_box(const contract::Diagnosis& primary,
 
 // A case's line under a check with a primary diagnosis: nothing, since the box shows the case's
 // mistake already (the primary, or an "Also" with this case's evidence). Without a primary, the
-// case's own "Likely:" line.
+// case's own "Likely: <summary> (<evidence>)" line.
 std::string diagnosis_line(const contract::Diagnosis& diagnosis,
                            const std::optional<contract::Diagnosis>& primary);
 

@@ -67,4 +67,24 @@ std::vector<contract::Evidence> speed_evidence(std::span<const CheckView> checks
   return facts;
 }
 
+std::string speed_evidence_block(std::span<const CheckView> checks) {
+  if (const auto facts = speed_evidence(checks); !facts.empty()) return evidence_block(facts);
+  const bool emulated = std::any_of(checks.begin(), checks.end(), [](const CheckView& check) {
+    return check.record && contract::ran_under_emulation(*check.record);
+  });
+  return fmt::format(
+      R"(<div class="evidence evidence-none">
+<h4>What your kernel's accesses do</h4>
+<p>{}</p>
+</div>
+)",
+      emulated ? "The CPU emulation measured your kernels' accesses and found none of the slow "
+                 "patterns it looks for (uncoalesced reads or writes, shared-memory bank "
+                 "conflicts, divergent warps, blocks that do nothing)."
+               : "Not measured in this run: the speed figure says how fast, not why. The CPU "
+                 "emulation measures it at the line of kernel.cu (sectors per warp request, "
+                 "bank conflicts, divergent warps, idle blocks): build with "
+                 "-DLABS_BACKEND=emulation, or see the batch's report.");
+}
+
 }  // namespace reports::detail

@@ -20,4 +20,8 @@ std::string evidence_block(const std::vector<contract::Evidence>& facts);
 // they have none (a batch times in a run of its own), those of the other checks. At most 12.
 std::vector<contract::Evidence> speed_evidence(std::span<const CheckView> checks);
 
+// The Speed section's block: speed_evidence's facts, or that the emulation found none of the slow
+// patterns it measures, or that nothing was measured (a GPU's run: "not measured").
+std::string speed_evidence_block(std::span<const CheckView> checks);
+
 }  // namespace reports::detail

@@ -122,7 +122,10 @@ std::string error_map_figure(const contract::CaseResult& c) {
       error_map_svg(map), format_count(map.cell_rows), format_count(map.cell_cols));
 }
 
-std::string case_block(const contract::CaseResult& c) {
+// A case's details; `primary` is the check's diagnosis when the report shows it (the case's own
+// mistake is then in that box, not repeated here).
+std::string case_block(const contract::CaseResult& c,
+                       const std::optional<contract::Diagnosis>& primary) {
   std::string reason;
   if (!c.reason.empty()) reason = fmt::format("<p>{}</p>\n", html_escape(c.reason));
   return fmt::format(
@@ -135,7 +138,7 @@ std::string case_block(const contract::CaseResult& c) {
 )",
       fmt::arg("name", html_escape(c.name)), fmt::arg("badge", verdict_badge(c.verdict)),
       fmt::arg("reason", reason),
-      fmt::arg("diagnosis", c.diagnosis ? diagnosis_line(*c.diagnosis) : std::string()),
+      fmt::arg("diagnosis", c.diagnosis ? diagnosis_line(*c.diagnosis, primary) : std::string()),
       fmt::arg("wrong", wrong_elements(c)), fmt::arg("nan", format_count(c.nan_count)),
       fmt::arg("max_error", max_error_text(c)), fmt::arg("tolerance", tolerance_text(c.tolerance)),
       fmt::arg("mismatches", mismatches_table(c)), fmt::arg("map", error_map_figure(c)),
@@ -232,8 +235,10 @@ std::string check_detail(const CheckView& check, const std::string& handout) {
   if (const auto line = implausible_line(check.verdict, check.record, "p"); !line.empty()) {
     body += line + '\n';
   }
+  std::optional<contract::Diagnosis> primary;
   if (check.record && check.record->diagnosis && needs_attention(check.verdict)) {
-    body += diagnosis_box(*check.record->diagnosis, handout);
+    primary = check.record->diagnosis;
+    body += diagnosis_box(*primary, check.record->cases, handout);
   }
   body += facts(check);
   if (const auto* r = check.record) {
@@ -243,7 +248,7 @@ std::string check_detail(const CheckView& check, const std::string& handout) {
     body += kernel_facts_table(r->kernels);
     if (!r->cases.empty()) body += cases_table(r->cases);
     for (const auto& c : r->cases) {
-      if (has_case_details(c)) body += case_block(c);
+      if (has_case_details(c)) body += case_block(c, primary);
     }
     if (r->timing) body += timing_table(*r->timing);
     // An implausible figure has no "why this speed": the hardware cannot reach it.

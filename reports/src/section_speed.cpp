@@ -96,7 +96,7 @@ std::string untimed_section(std::span<const CheckView> checks, bool emulated) {
 </div>
 {evidence}</section>)",
       fmt::arg("why", html_escape(why)), fmt::arg("rows", rows),
-      fmt::arg("evidence", evidence_block(speed_evidence(checks))));
+      fmt::arg("evidence", speed_evidence_block(checks)));
 }
 
 // The roofline: every speed check whose record has the work and the roofs of its run.
@@ -193,7 +193,7 @@ speed check passes when your rate is at least the marked share of the reference'
 </section>)",
       fmt::arg("chart", speed_chart_svg(bars)), fmt::arg("rows", rows),
       fmt::arg("readings", speed_readings(checks)),
-      fmt::arg("evidence", evidence_block(speed_evidence(checks))),
+      fmt::arg("evidence", speed_evidence_block(checks)),
       fmt::arg("roofline", roofline_figure(checks)),
       fmt::arg("side_by_side", times_figure(checks)));
 }

@@ -337,6 +337,15 @@ TEST(RenderLabReport, UnderTheEmulationShowsWhatTheEmulatorMeasuredBesideNotMeas
   const auto without =
       reports::render_lab_report(contract::grade_lab(spec, emulated_records(Verdict::pass)), {});
   EXPECT_EQ(without.find("measured in your kernel"), std::string::npos);
+  EXPECT_NE(speed_section_of(without).find("found none of the slow patterns"), std::string::npos)
+      << "measured and clean is said so";
+}
+
+// A GPU's run measures how fast, not why: the Speed section says the accesses were not measured.
+TEST(RenderLabReport, OnAGpuWithoutEvidenceTheAccessesAreNotMeasured) {
+  const auto html = render_sample().html;
+  EXPECT_NE(speed_section_of(html).find("Not measured in this run"), std::string::npos);
+  EXPECT_EQ(html.find("found none of the slow patterns"), std::string::npos);
 }
 
 TEST(RenderLabReport, UnderTheEmulationARightSubmissionEarnedTheMostItCould) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "batch/build_step.hpp"
+#include "batch/evidence_share.hpp"
 #include "batch/run_step.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -133,6 +134,7 @@ EmulatedFindings read_emulated_findings(const std::vector<CheckRecord>& emulated
     }
     if (!words.empty()) findings.words[id] = std::move(words);
   }
+  findings.evidence = evidence_of(emulated);
   return findings;
 }
 

@@ -1,11 +1,14 @@
 #include "emulated_step.hpp"
 
+#include "batch/evidence_share.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include "batch/evidence_share.hpp"
 #include "reference_step.hpp"
 #include "submission_step.hpp"
 
@@ -101,6 +104,7 @@ bool EmulatedPassInFlight::finish(std::vector<contract::CheckRecord>& records,
   for (const auto& line : outcome.log) say(slug_, line);
   if (batch_.interrupted) return true;
   if (!kit_is_fit(batch_)) return false;
+  share_evidence(outcome.findings.evidence, records);
   if (!outcome.findings.words.empty()) {
     const int failed = apply_emulated_findings(outcome.findings, records);
     const int named = static_cast<int>(outcome.findings.words.size()) - failed;

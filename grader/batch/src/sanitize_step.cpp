@@ -64,26 +64,54 @@ bool rests_on_the_launch(const contract::Diagnosis& d) {
   return d.id == "launch_config_invalid" || d.id == "library_kernel";
 }
 
-// memcheck's first finding in a check, as the check's diagnosis: what the run established, at
-// the line of the student's file. In a hosted run (`cut_short`) memcheck ended the kernel at that
-// access, so the output the check compared was cut short: the case diagnoses read from it (never
-// written, NaN everywhere, a race, ...) are no evidence and are taken out.
+// The id for memcheck's finding: only an out-of-bounds access of global memory says which guard
+// is missing (an invalid __global__ read: a load past an input; a write: a store past the
+// output). Anything else (shared or local memory, a misaligned address, a hardware exception)
+// keeps memcheck's own words under the neutral memory_access_error.
+std::string memcheck_id(const std::string& what) {
+  if (what.find("misaligned") == std::string::npos) {
+    if (what.starts_with("Invalid __global__ read")) return "reads_outside_inputs";
+    if (what.starts_with("Invalid __global__ write")) return "out_of_bounds_write";
+  }
+  return "memory_access_error";
+}
+
+// memcheck's first finding in a check, and what becomes of the diagnoses. The rule: a diagnosis
+// stays where a run that went to the end established it; memcheck's finding is the primary
+// otherwise.
+//  - The pass (`cut_short` false) ran apart from the graded run, which went to the end: the
+//    check's diagnosis and the cases' stay, and a check without one gets memcheck's finding.
+//  - Hosted (`cut_short`): memcheck ended a kernel of the check at its first bad access (in which
+//    case, the finding does not say), so an output may be cut short. A case diagnosis checked
+//    element by element (a product or layout hypothesis, harness::checked_element_by_element)
+//    shows that its run wrote those elements: it stays, and so does the check's diagnosis where
+//    such a case names it first. Other case diagnoses read from an output (never written, NaN
+//    everywhere, a race, ...) are taken out; those that rest on the launch stay.
+// Where the check's diagnosis stays, memcheck's finding is a note with its line ("Also: ...").
 void diagnose_memcheck(CheckRecord& record, const std::string& what, const std::string& words,
                        bool cut_short) {
-  const bool write = what.find("write") != std::string::npos;
-  const bool read = what.find("read") != std::string::npos;
-  if (write || read) {
-    record.diagnosis = harness::make_diagnosis(
-        write ? "out_of_bounds_write" : "reads_outside_inputs",
-        cut_short ? words +
-                        "; memcheck ended the kernel at that access, so the output of that "
-                        "run was cut short and shows nothing more"
-                  : words);
+  if (cut_short) {
+    for (auto& c : record.cases) {
+      if (c.diagnosis && !rests_on_the_launch(*c.diagnosis) &&
+          !harness::checked_element_by_element(*c.diagnosis)) {
+        c.diagnosis.reset();
+      }
+    }
   }
-  if (!cut_short) return;
-  for (auto& c : record.cases) {
-    if (c.diagnosis && !rests_on_the_launch(*c.diagnosis)) c.diagnosis.reset();
+  const bool established =
+      record.diagnosis &&
+      (!cut_short || std::ranges::any_of(record.cases, [&](const contract::CaseResult& c) {
+        return c.verdict == Verdict::fail && c.diagnosis && c.diagnosis->id == record.diagnosis->id;
+      }));
+  const std::string ended =
+      cut_short ? "; memcheck ended the kernel at that access, so the output of that run was cut "
+                  "short and shows nothing more"
+                : "";
+  if (established) {
+    record.notes.push_back(fmt::format("Also: {}{}", words, ended));
+    return;
   }
+  record.diagnosis = harness::make_diagnosis(memcheck_id(what), words + ended);
 }
 
 void fail_with_findings(CheckRecord& record, const std::string& tool,
@@ -92,8 +120,11 @@ void fail_with_findings(CheckRecord& record, const std::string& tool,
   const bool race = tool == "racecheck";
   record.verdict = Verdict::fail;
   record.fraction = 0;
-  record.diagnosis.reset();
-  if (!race) diagnose_memcheck(record, first_what, words.front(), every_case);
+  if (race) {
+    record.diagnosis.reset();
+  } else {
+    diagnose_memcheck(record, first_what, words.front(), every_case);
+  }
   record.reason = fmt::format(
       "compute-sanitizer {} found {} in your kernel (the results can look right, but the code is "
       "wrong): {}",

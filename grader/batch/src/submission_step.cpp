@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "batch/build_step.hpp"
+#include "batch/evidence_share.hpp"
 #include "batch/files.hpp"
 #include "batch/run_step.hpp"
 #include "batch/sanitize_step.hpp"
@@ -119,6 +120,8 @@ void run_program(BatchState& batch, const std::string& slug, const Sources& sour
     }
   }
   in_spec_order(batch.kit.spec, outcome.records);  // checks left to the speed run come back
+  // The speed run measured no access (its own run, or a GPU's): the other runs' facts.
+  share_evidence(evidence_of(outcome.records), outcome.records);
   if (emulated && !emulated->finish(outcome.records, problems)) {
     runs.fallback_sanitizer_pass(outcome.records);
   }

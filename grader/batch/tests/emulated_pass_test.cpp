@@ -3,6 +3,7 @@
 // kit (its compiler and linker `true`, its lab program the fake one) that finds, crashes or
 // finds nothing.
 #include "batch/emulated_pass.hpp"
+#include "batch/evidence_share.hpp"
 
 #include <unistd.h>
 
@@ -137,6 +138,49 @@ TEST(EmulatedPass, AFindingFailsAnEarningRecordAndIsANoteOnAFailedOne) {
   apply_emulated_findings(findings, records);
   EXPECT_EQ(records[1].notes, (std::vector<std::string>{kFinding, "an earlier note"}));
   EXPECT_EQ(records[2].verdict, Verdict::pass);
+}
+
+// What the emulator measured reaches the GPU's records, speed included, and names a slow speed
+// check's cause; a verdict or a point never moves.
+TEST(EmulatedPass, ItsEvidenceReachesEveryRecordAndNamesASlowChecksCause) {
+  CheckRecord emulated = record("T.Correct", Verdict::pass, 1, "emulation: CPU");
+  emulated.evidence = {{"bank_conflict", "emulation", "kernel.cu", 23, "transpose",
+                        "kernel.cu:23 (transpose): reading tile: 32-way bank conflict", 32, 1},
+                       {"aliasing_write", "emulation", "kernel.cu", 30, "transpose", "both", 2, 0}};
+  const auto findings = read_emulated_findings({emulated}, {"T.Correct"}, {"kernel.cu"});
+  ASSERT_EQ(findings.evidence.size(), 2u);
+
+  CheckRecord slow = record("T.Speed", Verdict::fail, 0);
+  slow.kind = "speed";
+  slow.timing = contract::Timing{};
+  slow.timing->ratio = 0.2;
+  slow.timing->threshold = 0.6;
+  slow.timing->reference_name = "cudaMemcpy device to device";
+  slow.diagnosis = contract::Diagnosis{"slow_kernel", "slow", "20%", "", "", {}};
+  CheckRecord fast = slow;
+  fast.check = "T.Fast";
+  fast.verdict = Verdict::pass;
+  fast.fraction = 1;
+  fast.diagnosis.reset();
+  std::vector<CheckRecord> records{record("T.Correct", Verdict::pass, 1), slow, fast};
+  share_evidence(findings.evidence, records);
+  for (const auto& r : records) EXPECT_EQ(r.evidence.size(), 2u) << r.check;
+  ASSERT_TRUE(records[1].diagnosis.has_value());
+  EXPECT_EQ(records[1].diagnosis->id, "bank_conflicts");
+  EXPECT_NE(records[1].diagnosis->evidence.find("20% of cudaMemcpy"), std::string::npos)
+      << records[1].diagnosis->evidence;
+  EXPECT_EQ(records[1].verdict, Verdict::fail);
+  EXPECT_EQ(records[1].fraction, 0);
+  EXPECT_FALSE(records[2].diagnosis.has_value()) << "a passed check gets no diagnosis";
+  EXPECT_EQ(records[2].verdict, Verdict::pass);
+
+  // A record with facts of its own keeps them; a cause already named stays.
+  std::vector<CheckRecord> named{slow};
+  named[0].diagnosis->id = "uncoalesced_access";
+  named[0].evidence = {emulated.evidence[1]};
+  share_evidence(findings.evidence, named);
+  EXPECT_EQ(named[0].evidence.size(), 1u);
+  EXPECT_EQ(named[0].diagnosis->id, "uncoalesced_access");
 }
 
 TEST(EmulatedPass, TheKitComesFromKitJsonOrTheOptionAndMustBeAnEmulationKitOfTheLab) {

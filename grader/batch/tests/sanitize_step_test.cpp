@@ -287,6 +287,118 @@ TEST(HostedMemcheck, AFindingIsThePrimaryDiagnosisAndTheCutShortOutputIsNoEviden
   EXPECT_EQ(writes[1].diagnosis->id, "out_of_bounds_write");
 }
 
+// The finding's id: only an out-of-bounds access of global memory names a missing guard. Shared
+// or local memory, or a misaligned address, keep memcheck's words under the neutral id.
+TEST(HostedMemcheck, OnlyAGlobalAccessOutOfBoundsNamesAMissingGuard) {
+  const auto spec = fake_spec();
+  SanitizerPass pass{"compute-sanitizer", {"memcheck"}, {"kernel.cu"}};
+  pass.hosted_memcheck = true;
+  const auto id_for = [&](const std::string& header, bool misaligned) {
+    std::string report = kOutOfBoundsRead;
+    report.replace(report.find("Invalid __global__ read"), 23, header);
+    if (misaligned) {
+      report.replace(report.find("Access to 0x7f4f52a00204 is out of bounds"), 41,
+                     "Address 0x7f4f52a00202 is misaligned");
+    }
+    auto records = passed(spec);
+    charge_hosted_findings(spec, pass, report, records);
+    return records[1].diagnosis ? records[1].diagnosis->id : std::string("(none)");
+  };
+  EXPECT_EQ(id_for("Invalid __global__ read", false), "reads_outside_inputs");
+  EXPECT_EQ(id_for("Invalid __global__ write", false), "out_of_bounds_write");
+  EXPECT_EQ(id_for("Invalid __shared__ write", false), "memory_access_error");
+  EXPECT_EQ(id_for("Invalid __shared__ read", false), "memory_access_error");
+  EXPECT_EQ(id_for("Invalid __local__ read", false), "memory_access_error");
+  EXPECT_EQ(id_for("Invalid __global__ read", true), "memory_access_error");
+  EXPECT_EQ(id_for("Invalid __global__ write", true), "memory_access_error");
+  // memcheck's own words, at the student's line.
+  std::string shared = kOutOfBoundsRead;
+  shared.replace(shared.find("Invalid __global__ read"), 23, "Invalid __shared__ write");
+  auto records = passed(spec);
+  charge_hosted_findings(spec, pass, shared, records);
+  ASSERT_TRUE(records[1].diagnosis);
+  EXPECT_NE(records[1].diagnosis->evidence.find("kernel.cu:21"), std::string::npos)
+      << records[1].diagnosis->evidence;
+  EXPECT_EQ(records[1].diagnosis->evidence.find("guard"), std::string::npos)
+      << records[1].diagnosis->evidence;
+}
+
+// A case whose product hypothesis was checked element by element ran to the end (a kernel cut
+// short leaves NaN, which no prediction gives): lab 7's wrong row stride, right on the shapes with
+// m < k, reads past A on those with m > k, where memcheck ends the kernel. The hypothesis stays the
+// primary, with memcheck's finding as a note at its line; the cut-short case's words go.
+TEST(HostedMemcheck, ADiagnosisARunThatFinishedEstablishedStaysPrimary) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  records[1].verdict = Verdict::fail;
+  records[1].fraction = 0;
+  records[1].diagnosis = harness::make_diagnosis(
+      "wrong_row_stride",
+      "case integers 7x13 * 13x11: the result is what the wrong row length gives: A is read with "
+      "rows of m = 7 elements " +
+          harness::checked_elements_words(48, 11) + " (fits 1 of the 2 diagnosed failed cases)");
+  contract::CaseResult finished;
+  finished.name = "integers 7x13 * 13x11";
+  finished.verdict = Verdict::fail;
+  finished.diagnosis =
+      harness::make_diagnosis("wrong_row_stride", "A is read with rows of m = 7 elements " +
+                                                      harness::checked_elements_words(48, 11));
+  contract::CaseResult cut;
+  cut.name = "integers 13x7 * 7x11";
+  cut.verdict = Verdict::fail;
+  cut.diagnosis = harness::make_diagnosis("unwritten", "every element NaN");
+  records[1].cases = {finished, cut};
+  SanitizerPass pass{"compute-sanitizer", {"memcheck"}, {"kernel.cu"}};
+  pass.hosted_memcheck = true;
+  charge_hosted_findings(spec, pass, kOutOfBoundsRead, records);
+  ASSERT_EQ(records[1].verdict, Verdict::fail);
+  ASSERT_TRUE(records[1].diagnosis);
+  EXPECT_EQ(records[1].diagnosis->id, "wrong_row_stride");
+  ASSERT_TRUE(records[1].cases[0].diagnosis);
+  EXPECT_EQ(records[1].cases[0].diagnosis->id, "wrong_row_stride");
+  EXPECT_FALSE(records[1].cases[1].diagnosis);
+  const auto also = std::find_if(records[1].notes.begin(), records[1].notes.end(),
+                                 [](const std::string& n) { return n.starts_with("Also: "); });
+  ASSERT_NE(also, records[1].notes.end());
+  EXPECT_NE(also->find("kernel.cu:21"), std::string::npos) << *also;
+  EXPECT_NE(also->find("cut short"), std::string::npos) << *also;
+  // The same check whose diagnosis only a cut-short case named: memcheck's finding is primary.
+  records = passed(spec);
+  records[1].verdict = Verdict::fail;
+  records[1].diagnosis = harness::make_diagnosis("unwritten", "case integers 13x7 * 7x11: NaN");
+  records[1].cases = {finished, cut};
+  charge_hosted_findings(spec, pass, kOutOfBoundsRead, records);
+  ASSERT_TRUE(records[1].diagnosis);
+  EXPECT_EQ(records[1].diagnosis->id, "reads_outside_inputs");
+  ASSERT_TRUE(records[1].cases[0].diagnosis);  // still an "Also", with its own evidence
+  EXPECT_EQ(records[1].cases[0].diagnosis->id, "wrong_row_stride");
+}
+
+// The pass runs apart from the graded run, which went to the end: a diagnosis it established
+// stays primary, memcheck's finding a note; a check without one gets memcheck's.
+TEST(SanitizeChecks, ADiagnosisOfTheFinishedRunStaysAndTheFindingIsANote) {
+  const auto spec = fake_spec();
+  auto records = passed(spec);
+  records[1].verdict = Verdict::fail;
+  records[1].fraction = 0.5;
+  records[1].diagnosis = harness::make_diagnosis("border_wrong", "the last 3 columns");
+  const SanitizerPass pass{
+      fake_sanitizer("fake-sanitizer-kept", kOutOfBoundsRead), {"memcheck"}, {"kernel.cu"}};
+  sanitize_checks(spec, pass, fake_request(), records);
+  ASSERT_EQ(records[1].verdict, Verdict::fail);
+  ASSERT_TRUE(records[1].diagnosis);
+  EXPECT_EQ(records[1].diagnosis->id, "border_wrong");
+  const auto also = std::find_if(records[1].notes.begin(), records[1].notes.end(),
+                                 [](const std::string& n) { return n.starts_with("Also: "); });
+  ASSERT_NE(also, records[1].notes.end());
+  EXPECT_NE(also->find("kernel.cu:21"), std::string::npos) << *also;
+  EXPECT_EQ(also->find("cut short"), std::string::npos) << *also;
+  auto clean = passed(spec);
+  sanitize_checks(spec, pass, fake_request(), clean);
+  ASSERT_TRUE(clean[1].diagnosis);
+  EXPECT_EQ(clean[1].diagnosis->id, "reads_outside_inputs");
+}
+
 TEST(HostedMemcheck, ARunWithoutTheSummaryChangesNoVerdict) {
   const auto spec = fake_spec();
   auto records = passed(spec);

@@ -137,7 +137,9 @@ CheckRecord Check::finish(double duration_s) {
   if (record_.verdict != Verdict::fail) record_.diagnosis.reset();
   if (record_.verdict == Verdict::fail && !record_.diagnosis) {
     record_.diagnosis = choose_check_diagnosis(record_.cases);
-    if (!record_.diagnosis && record_.timing) record_.diagnosis = diagnose_speed(*record_.timing);
+    if (!record_.diagnosis && record_.timing) {
+      record_.diagnosis = diagnose_speed(*record_.timing, record_.evidence);
+    }
   }
   // The replay names the first failed case too, so it reruns that size alone.
   for (const auto& c : record_.cases) {

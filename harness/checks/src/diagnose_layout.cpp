@@ -42,46 +42,50 @@ std::optional<double> strided_product(const ProductInputs& p, long long r, long 
   return sum;
 }
 
-// "m = 70", the name of a dimension with its value, for the words.
-std::string dimension(const ProductInputs& p, long long value) {
-  if (value == p.k) return fmt::format("k = {}", value);
-  if (value == p.m) return fmt::format("m = {}", value);
-  return fmt::format("n = {}", value);
-}
+// A dimension by name: "m" with its value.
+struct Dimension {
+  const char* name;
+  long long value;
+};
 
 // A non-square product read with the wrong row length: A's rows taken as m or n elements long
-// (k is right), B's as k or m (n is right), one operand or both: m, k and n confused.
+// (k is right), B's as k or m (n is right), one operand or both: m, k and n confused. The words
+// name each size as the hypothesis does, never by its value (with m == n, a value alone could
+// not say which).
 void row_stride_hypotheses(const ProductInputs& p, std::vector<Hypothesis>& out) {
   if (p.m == p.k && p.k == p.n) return;
+  const Dimension k{"k", p.k};
+  const Dimension m{"m", p.m};
+  const Dimension n{"n", p.n};
   std::vector<std::pair<long long, long long>> tried;
-  for (const long long sa : {p.k, p.m, p.n}) {
-    for (const long long sb : {p.n, p.k, p.m}) {
-      if ((sa == p.k && sb == p.n) ||
-          std::find(tried.begin(), tried.end(), std::pair{sa, sb}) != tried.end()) {
+  for (const Dimension& sa : {k, m, n}) {
+    for (const Dimension& sb : {n, k, m}) {
+      if ((sa.value == p.k && sb.value == p.n) ||
+          std::find(tried.begin(), tried.end(), std::pair{sa.value, sb.value}) != tried.end()) {
         continue;
       }
-      tried.emplace_back(sa, sb);
+      tried.emplace_back(sa.value, sb.value);
       std::string words;
-      const auto say = [&](const std::string& name, bool first, long long wrong, long long right) {
-        if (wrong == right) return;
-        const auto letter = [&](long long v) { return dimension(p, v).substr(0, 1); };
-        const auto index = [&](long long v) {
-          return first ? fmt::format("{}[row * {} + i]", name, letter(v))
-                       : fmt::format("{}[i * {} + col]", name, letter(v));
+      const auto say = [&](const std::string& name, bool first, const Dimension& wrong,
+                           const Dimension& right) {
+        if (wrong.value == right.value) return;
+        const auto index = [&](const Dimension& d) {
+          return first ? fmt::format("{}[row * {} + i]", name, d.name)
+                       : fmt::format("{}[i * {} + col]", name, d.name);
         };
         words += fmt::format(
-            "{}{} is read with rows of {} elements ({} where {} belongs: its "
-            "rows have {})",
-            words.empty() ? "" : "; ", name, dimension(p, wrong), index(wrong), index(right),
-            dimension(p, right));
+            "{}{} is read with rows of {} = {} elements ({} where {} belongs: its rows have {} = "
+            "{})",
+            words.empty() ? "" : "; ", name, wrong.name, wrong.value, index(wrong), index(right),
+            right.name, right.value);
       };
-      say(p.first, true, sa, p.k);
-      say(p.second, false, sb, p.n);
+      say(p.first, true, sa, k);    // A's rows have k elements
+      say(p.second, false, sb, n);  // B's rows have n elements
       out.push_back({"wrong_row_stride",
                      fmt::format("the result is what the wrong row length gives: {} ({} is "
                                  "{}x{}, {} is {}x{})",
                                  words, p.first, p.m, p.k, p.second, p.k, p.n),
-                     [&p, sa, sb](long long r, long long c) {
+                     [&p, sa = sa.value, sb = sb.value](long long r, long long c) {
                        return strided_product(p, r, c, sa, sb, p.k);
                      }});
     }

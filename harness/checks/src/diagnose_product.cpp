@@ -307,7 +307,10 @@ std::optional<Diagnosis> from_product(const DiagnosisInput& in, const Counts& co
   const auto samples = take_samples(in, counts, 48, 16);
   if (samples.wrong.empty()) return std::nullopt;
   std::vector<const Hypothesis*> matching;
-  const auto hypotheses = product_hypotheses(p, tile_candidates(in.launch));
+  // Tiles live in shared memory: a kernel whose launches had none has no tiling mistake.
+  const bool tiled = in.uses_shared_memory.value_or(true);
+  const auto hypotheses =
+      product_hypotheses(p, tiled ? tile_candidates(in.launch) : std::vector<int>{});
   for (const auto& h : hypotheses) {
     const auto fits = [&](std::size_t i) {
       const auto prediction =
@@ -324,8 +327,8 @@ std::optional<Diagnosis> from_product(const DiagnosisInput& in, const Counts& co
   if (matching.empty()) return std::nullopt;
   auto d = make_diagnosis(
       matching.front()->id,
-      fmt::format("{} (checked at {} wrong and {} right elements)", matching.front()->evidence,
-                  samples.wrong.size(), samples.right.size()));
+      fmt::format("{} {}", matching.front()->evidence,
+                  checked_elements_words(samples.wrong.size(), samples.right.size())));
   for (const auto* h : matching) {
     if (h->id != d.id && std::find(d.also.begin(), d.also.end(), h->id) == d.also.end()) {
       d.also.push_back(h->id);

@@ -177,34 +177,47 @@ void add_run_evidence(std::string& evidence, bool repeated, bool changed,
   }
 }
 
-// Right at one width (or a band of neighbouring widths), wrong on both sides of it: a constant
-// where the width argument belongs (#define WIDTH 64) is right at that width only. Each wrong
-// width above the band repeated at every run (below it the reads past the smaller inputs may land
-// on memory being written, and change); none in the band; not an edge mistake.
-std::optional<Diagnosis> band_fixed_in_code(const std::set<long long>& right,
-                                            const std::set<long long>& wrong,
-                                            const std::vector<const CaseResult*>& failed) {
-  const long long low = *right.begin();
-  const long long high = *right.rbegin();
+// The tile sides an edge mistake would split the widths by: 8, 16, 32 and the failed cases'
+// recorded tiles (their error maps').
+std::set<long long> tile_sides(const std::vector<const CaseResult*>& failed) {
+  std::set<long long> sides{8, 16, 32};
+  for (const auto* c : failed) {
+    if (c->error_map) {
+      sides.insert(c->error_map->tile_rows);
+      sides.insert(c->error_map->tile_cols);
+    }
+  }
+  return sides;
+}
+
+// Right at exactly one width, wrong on both sides of it: a constant where the width argument
+// belongs (#define WIDTH 64) is right at that width only (two right widths are no one constant).
+// Each wrong width above it repeated at every run (below it the reads past the smaller inputs may
+// land on memory being written, and change); not an edge mistake. A race is ruled out only where
+// every wrong width, below as well, repeated.
+std::optional<Diagnosis> one_width_fixed_in_code(const std::set<long long>& right,
+                                                 const std::set<long long>& wrong,
+                                                 const std::vector<const CaseResult*>& failed) {
+  if (right.size() != 1 || wrong.count(*right.begin())) return std::nullopt;  // one, and only right
+  const long long only = *right.begin();
   std::set<long long> below;
   std::set<long long> above;
-  for (const long long w : wrong) {
-    if (w >= low && w <= high) return std::nullopt;
-    (w < low ? below : above).insert(w);
-  }
+  for (const long long w : wrong) (w < only ? below : above).insert(w);
+  bool all_repeated = true;
   for (const auto* c : failed) {
-    if (c->width > high && c->output_repeats != true) return std::nullopt;
+    if (c->width > only && c->output_repeats != true) return std::nullopt;
+    all_repeated = all_repeated && c->output_repeats == true;
   }
-  std::set<long long> sides{8, 16, 32};
-  if (split_by_tile(right, wrong, sides) || one_mistake_explains_all(failed, true)) {
+  if (split_by_tile(right, wrong, tile_sides(failed)) ||
+      one_mistake_explains_all(failed, all_repeated)) {
     return std::nullopt;
   }
   std::string evidence = fmt::format(
-      "right at {} {} only, wrong at the smaller {} {} and at the larger {} {}; three runs of "
-      "each larger width on the same inputs gave the same output (no race): what goes wrong "
+      "right at width {} only, wrong at the smaller {} {} and at the larger {} {}; three runs of "
+      "each {} width on the same inputs gave the same output (no race): what goes wrong "
       "depends on the width, not on the run",
-      widths_word(right), listed(right), widths_word(below), listed(below), widths_word(above),
-      listed(above));
+      only, widths_word(below), listed(below), widths_word(above), listed(above),
+      all_repeated ? "wrong" : "larger");
   return make_diagnosis("size_fixed_in_code", evidence);
 }
 
@@ -227,7 +240,7 @@ std::optional<Diagnosis> diagnose_sizes(const std::vector<CaseResult>& cases) {
   if (right.empty() || wrong.empty()) return std::nullopt;
   const bool wrong_below = *wrong.rbegin() < *right.begin();
   const bool wrong_above = *right.rbegin() < *wrong.begin();
-  if (!wrong_below && !wrong_above) return band_fixed_in_code(right, wrong, failed);
+  if (!wrong_below && !wrong_above) return one_width_fixed_in_code(right, wrong, failed);
   // The same at every run: each failed case's re-runs on the same buffers agreed. Right only at
   // the largest widths needs no such proof: a race does not go away at the largest size (a
   // constant width's reads past a smaller input can land on the output being written, and
@@ -239,14 +252,8 @@ std::optional<Diagnosis> diagnose_sizes(const std::vector<CaseResult>& cases) {
     changed = changed || c->output_repeats == false;
   }
   if (!repeated && !wrong_below) return std::nullopt;
-  std::set<long long> sides{8, 16, 32};
-  for (const auto* c : failed) {
-    if (c->error_map) {
-      sides.insert(c->error_map->tile_rows);
-      sides.insert(c->error_map->tile_cols);
-    }
-  }
-  if (split_by_tile(right, wrong, sides) || one_mistake_explains_all(failed, wrong_below)) {
+  if (split_by_tile(right, wrong, tile_sides(failed)) ||
+      one_mistake_explains_all(failed, wrong_below)) {
     return std::nullopt;
   }
 

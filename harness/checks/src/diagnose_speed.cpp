@@ -1,29 +1,24 @@
-// Why a speed check failed, and the sentence on how fast the kernel runs (its place under the
-// roofline), from the check's timing.
+// Why a speed check failed, from what was measured in the kernel (harness/evidence_diagnosis.hpp),
+// else from its timing alone (below the threshold, no cause named), and the sentence on how fast
+// the kernel runs (its place under the roofline).
 #include <algorithm>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "harness/diagnose.hpp"
+#include "harness/evidence_diagnosis.hpp"
 
 namespace harness {
 
-std::optional<Diagnosis> diagnose_speed(const Timing& t) {
+std::optional<Diagnosis> diagnose_speed(const Timing& t, const std::vector<Evidence>& evidence) {
   if (!(t.threshold > 0) || t.ratio >= t.threshold) return std::nullopt;
-  const std::string against =
-      fmt::format("{:.0f}% of {} in the same run", t.ratio * 100, t.reference_name);
-  const bool bandwidth = t.rate_unit == "GB/s";
-  const bool versus_naive = t.reference_name.rfind("naive", 0) == 0;
-  if ((bandwidth || versus_naive) && t.ratio < 0.5) {
-    return make_diagnosis(
-        "uncoalesced_access",
-        fmt::format("{}: {} the same memory accesses done {}; scattered accesses are the usual "
-                    "cause",
-                    against, "less than half the speed of",
-                    bandwidth ? "by a plain copy" : "coalesced"));
-  }
-  return make_diagnosis("slow_kernel", against + "; " + speed_reading(t));
+  const std::string against = speed_against(t);
+  // What was measured in the kernel names the cause; the figure alone only places it.
+  if (auto measured = diagnose_speed_evidence(evidence, against)) return measured;
+  return make_diagnosis("slow_kernel", against + "; " + speed_reading(t) +
+                                           "; what the kernel's accesses do was not measured in "
+                                           "this run (the CPU emulation measures it)");
 }
 
 std::string speed_reading(const Timing& t) {

@@ -188,10 +188,9 @@ void judge_speed(Check& check, const Timing& timing, double threshold, double ma
     return;
   }
   if (timing.health && !timing.health->checked) check.note(timing.health->text);
+  // A failed check's diagnosis is made when it finishes, with the evidence of the run
+  // (Check::finish, diagnose_speed).
   check.set_verdict(passed ? Verdict::pass : Verdict::fail, said);
-  if (!passed) {
-    if (auto diagnosis = diagnose_speed(judged)) check.diagnose(std::move(*diagnosis));
-  }
 }
 
 void judge_share(Check& check, const Timing& timing, double threshold, double max_spread) {

@@ -394,6 +394,9 @@ TEST(Diagnose, PhaseInPlaceOfTheInnerIndex) {
   const auto first_tile = p.partial(0, 16);
   in.got = first_tile;
   EXPECT_EQ(id_of(diagnose_case(in)), "first_tile_only");
+  // A kernel whose launches had no shared memory has no tiles to get wrong.
+  in.uses_shared_memory = false;
+  EXPECT_NE(id_of(diagnose_case(in)), "first_tile_only");
 }
 
 // More phases than the tile is wide: the kernel reads past its tiles, nothing to predict.
@@ -620,6 +623,26 @@ TEST(Diagnose, ARowLengthFromAnotherDimensionIsAWrongRowStride) {
   EXPECT_TRUE(says(d,
                    "N is read with rows of k = 9 elements (N[i * k + col] where N[i * n + col] "
                    "belongs"))
+      << d->evidence;
+  // m == n: B's right row length is still named n, never m (a value alone cannot tell which).
+  Product tall(9, 5, 9);
+  const auto b_by_k_tall = strided(tall, 5, 5, 5);
+  auto in_tall = input_for(tall.c, b_by_k_tall, 9, 9);
+  in_tall.product = tall.inputs();
+  d = diagnose_case(in_tall);
+  ASSERT_EQ(id_of(d), "wrong_row_stride");
+  EXPECT_TRUE(says(d,
+                   "N is read with rows of k = 5 elements (N[i * k + col] where N[i * n + col] "
+                   "belongs: its rows have n = 9)"))
+      << d->evidence;
+  // m == k: A's right row length is named k, and the wrong one m where the hypothesis took m.
+  Product flat(6, 6, 11);
+  const auto b_by_m = strided(flat, 6, 6, 6);
+  auto in_flat = input_for(flat.c, b_by_m, 6, 11);
+  in_flat.product = flat.inputs();
+  d = diagnose_case(in_flat);
+  ASSERT_EQ(id_of(d), "wrong_row_stride");
+  EXPECT_TRUE(says(d, "N[i * k + col] where N[i * n + col] belongs: its rows have n = 11"))
       << d->evidence;
   // A square product has one row length: no such hypothesis (the right answer is the same).
   Product square(12, 12, 12);
@@ -1039,6 +1062,42 @@ TEST(DiagnoseSizes, RightAtOneWidthBetweenWrongOnesIsASizeFixedInTheCode) {
   EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
 }
 
+// A constant is right at one width: right at two (64 and 96) between wrong ones is no constant.
+TEST(DiagnoseSizes, RightAtTwoWidthsBetweenWrongOnesIsNoSizeFixedInTheCode) {
+  std::vector<CaseResult> cases{sized_case(32, Verdict::fail, true, "nan_everywhere"),
+                                sized_case(64, Verdict::pass), sized_case(96, Verdict::pass)};
+  for (const long long w : {256, 512})
+    cases.push_back(sized_case(w, Verdict::fail, true, "nan_everywhere"));
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
+  cases.erase(cases.begin() + 2);  // right at 64 alone: named
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "size_fixed_in_code");
+}
+
+// Every case says race. The larger widths repeated; the smaller did not: a race is not ruled out
+// there, so the cases' race stands. With the smaller width repeating too, the width is named.
+TEST(DiagnoseSizes, RaceIsRuledOutOnlyWhereEveryWrongWidthRepeated) {
+  std::vector<CaseResult> cases{sized_case(32, Verdict::fail, false, "race"),
+                                sized_case(64, Verdict::pass)};
+  for (const long long w : {96, 256}) cases.push_back(sized_case(w, Verdict::fail, true, "race"));
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
+  EXPECT_EQ(id_of(choose_check_diagnosis(cases)), "race");
+  cases[0].output_repeats = true;
+  const auto d = diagnose_sizes(cases);
+  ASSERT_EQ(id_of(d), "size_fixed_in_code");
+  EXPECT_NE(d->evidence.find("three runs of each wrong width"), std::string::npos) << d->evidence;
+}
+
+// Right at 36 only, wrong at 20 and 100: the recorded tiles of 12 split them (36 is a multiple of
+// 12, 20 and 100 are not): an edge mistake, not a constant width.
+TEST(DiagnoseSizes, TheRecordedTileSplitsOneRightWidthFromTheWrongOnes) {
+  std::vector<CaseResult> cases{sized_case(20, Verdict::fail, true, "nan_everywhere"),
+                                sized_case(36, Verdict::pass),
+                                sized_case(100, Verdict::fail, true, "nan_everywhere")};
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "size_fixed_in_code");  // no tile of 8, 16 or 32 does
+  cases[2].error_map = map_right_top_left(100, 12, 0);
+  EXPECT_EQ(id_of(diagnose_sizes(cases)), "(none)");
+}
+
 TEST(DiagnoseSizes, RightAtTheMultiplesOfATileIsAnEdgeMistake) {
   // Right at 32 and 64, wrong at 100 and 200: the partial tiles, not a fixed size.
   std::vector<CaseResult> cases{sized_case(32, Verdict::pass), sized_case(64, Verdict::pass),
@@ -1060,7 +1119,7 @@ TEST(DiagnoseSizes, AMistakeTheCasesNameEverywhereIsKept) {
   EXPECT_EQ(id_of(choose_check_diagnosis(cases)), "size_fixed_in_code");
 }
 
-TEST(Diagnose, SpeedBelowHalfTheCopyOrTheNaiveKernelIsUncoalesced) {
+TEST(Diagnose, ASlowKernelIsNamedUncoalescedOnlyWhereItsAccessesWereMeasured) {
   Timing t;
   t.rate_unit = "GB/s";
   t.reference_name = "cudaMemcpy device to device";
@@ -1068,17 +1127,59 @@ TEST(Diagnose, SpeedBelowHalfTheCopyOrTheNaiveKernelIsUncoalesced) {
   t.reference_rate = 3000;
   t.ratio = 0.15;
   t.threshold = 0.45;
-  EXPECT_EQ(id_of(diagnose_speed(t)), "uncoalesced_access");
-  t.ratio = 0.5;
-  t.threshold = 0.6;
-  EXPECT_EQ(id_of(diagnose_speed(t)), "slow_kernel");
+  // The figure alone names no cause, however slow.
+  const auto unmeasured = diagnose_speed(t, {});
+  EXPECT_EQ(id_of(unmeasured), "slow_kernel");
+  EXPECT_NE(unmeasured->evidence.find("not measured"), std::string::npos) << unmeasured->evidence;
+  Evidence column{"uncoalesced_access",
+                  "emulation",
+                  "kernel.cu",
+                  14,
+                  "copy",
+                  "kernel.cu:14 (copy): each warp's read of in touches 32.0 sectors",
+                  32,
+                  4};
+  const auto measured = diagnose_speed(t, {column});
+  EXPECT_EQ(id_of(measured), "uncoalesced_access");
+  EXPECT_NE(measured->evidence.find("kernel.cu:14"), std::string::npos) << measured->evidence;
+  EXPECT_NE(measured->evidence.find("15% of cudaMemcpy"), std::string::npos) << measured->evidence;
   t.ratio = 0.7;
-  EXPECT_EQ(id_of(diagnose_speed(t)), "(none)");  // passed
-  t.rate_unit = "GFLOP/s";
-  t.reference_name = "naive kernel, one thread per element (16x16 blocks)";
-  t.ratio = 0.17;
-  t.threshold = 0.7;
-  EXPECT_EQ(id_of(diagnose_speed(t)), "uncoalesced_access");
+  EXPECT_EQ(id_of(diagnose_speed(t, {column})), "(none)");  // passed
+}
+
+TEST(Diagnose, TheCostliestMeasuredFactIsThePrimaryAndTheOthersAlso) {
+  Timing t;
+  t.rate_unit = "GB/s";
+  t.reference_name = "cudaMemcpy device to device";
+  t.ratio = 0.2;
+  t.threshold = 0.6;
+  Evidence sectors{"uncoalesced_access",
+                   "emulation",
+                   "kernel.cu",
+                   17,
+                   "transpose",
+                   "each warp's write of out touches 8.0 sectors",
+                   8,
+                   4};
+  Evidence banks{"bank_conflict",
+                 "emulation",
+                 "kernel.cu",
+                 23,
+                 "transpose",
+                 "reading tile: 32-way bank conflict",
+                 32,
+                 1};
+  Evidence alias{"aliasing_write", "emulation", "kernel.cu", 30, "transpose", "both write", 2, 0};
+  const auto d = diagnose_speed(t, {sectors, alias, banks});
+  EXPECT_EQ(id_of(d), "bank_conflicts");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->also, std::vector<std::string>{"uncoalesced_access"});
+  // Idle blocks: 3 of 4 idle cost 4 times; a 2-way conflict costs 2.
+  Evidence idle{"idle_blocks", "emulation", "kernel.cu", 40, "copy", "3 of 4 blocks idle", 3, 1};
+  Evidence two_way{"bank_conflict", "emulation", "kernel.cu", 23, "copy", "2-way", 2, 1};
+  EXPECT_EQ(id_of(diagnose_speed(t, {two_way, idle})), "extra_blocks");
+  // Facts that say nothing about speed name nothing.
+  EXPECT_EQ(id_of(diagnose_speed(t, {alias})), "slow_kernel");
 }
 
 TEST(Diagnose, SpeedReadingPlacesTheKernelUnderTheRoofline) {

@@ -86,6 +86,12 @@ const std::vector<MistakeInfo> kCatalog{
     {"reads_outside_inputs", "Loads without bounds checks",
      "the kernel reads outside the input matrices: the tile loads need bounds checks",
      "guard each load (row < m && col < k, for example) and load 0 where it is out of range"},
+    {"memory_access_error", "Invalid memory access (compute-sanitizer)",
+     "compute-sanitizer memcheck found an access the kernel must not make (its words, the line "
+     "of kernel.cu and the thread are below)",
+     "at the line memcheck names, work out the address that thread computes: it must lie inside "
+     "the array it means (a __shared__ array holds what it declares, no more) and be aligned to "
+     "the element's size"},
     {"uninitialised_shared", "Uninitialised shared memory",
      "the result depends on what was in shared memory before the kernel ran: some shared "
      "elements are read before they are written",
@@ -160,6 +166,16 @@ const std::vector<MistakeInfo> kCatalog{
      "the kernel is slow because neighbouring threads of a warp touch memory far apart "
      "(uncoalesced accesses)",
      "take the column from threadIdx.x so a warp reads one row's consecutive elements"},
+    {"bank_conflicts", "Shared-memory bank conflicts",
+     "the kernel is slow because the threads of a warp hit the same shared-memory bank at once, "
+     "so their accesses take turns",
+     "pad the tile's rows by one element ([32][33]) so a column's elements fall in different "
+     "banks"},
+    {"divergent_warps", "Divergent warps",
+     "the kernel is slow because only a few threads of each warp work at a step while the rest "
+     "of the warp waits",
+     "give the work of a step to consecutive threads (threads 0 .. n - 1), not to every 2s-th "
+     "one, so whole warps finish early"},
     {"slow_kernel", "Below the speed threshold",
      "the kernel is correct but slower than the check asks",
      "compare your kernel's design with the handout's speed section"},
@@ -187,6 +203,15 @@ std::string heading_anchor(std::string_view heading) {
     }
   }
   return anchor;
+}
+
+std::string checked_elements_words(std::size_t wrong, std::size_t right) {
+  return "(checked at " + std::to_string(wrong) + " wrong and " + std::to_string(right) +
+         " right elements)";
+}
+
+bool checked_element_by_element(const Diagnosis& d) {
+  return d.evidence.find("(checked at ") != std::string::npos;
 }
 
 Diagnosis make_diagnosis(std::string_view id, std::string evidence) {

@@ -58,6 +58,8 @@ struct EmulatedFindings {
   std::map<std::string, std::vector<std::string>> words;
   // Checks the lab program did not record (a crash, a stop, a time limit: the grader's records).
   std::vector<std::string> unfinished;
+  // What the emulator measured in the kernels (batch/evidence_share.hpp), from every check it ran.
+  std::vector<contract::Evidence> evidence;
 };
 
 // A finding is a reason or note of a record the lab program sent that begins with

@@ -124,8 +124,11 @@ std::optional<Diagnosis> diagnose_sizes(const std::vector<CaseResult>& cases);
 
 // ---- speed ----------------------------------------------------------------------------------
 
-// Why a speed check failed, from its timing (nothing when the check passed).
-std::optional<Diagnosis> diagnose_speed(const Timing& timing);
+// Why a speed check failed (nothing when it passed): the costliest performance fact measured in
+// the kernel (`evidence`: uncoalesced access, bank conflicts, idle blocks, divergent warps) when
+// there is one; else `slow_kernel` with the kernel's place under the roofline, naming no cause.
+std::optional<Diagnosis> diagnose_speed(const Timing& timing,
+                                        const std::vector<Evidence>& evidence);
 
 // One sentence on why the kernel runs as fast as it does: its place under the roofline (the
 // bandwidth and cuBLAS measured in the same run) where those were measured, else its share of

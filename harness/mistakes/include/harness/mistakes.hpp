@@ -3,6 +3,7 @@
 // mistake a failed check shows are harness/diagnose.hpp's; the reports word a diagnosis from here.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,15 @@ const MistakeInfo& mistake(std::string_view id);
 
 // GitHub's anchor for a heading: "Race: missing __syncthreads" -> "race-missing-__syncthreads".
 std::string heading_anchor(std::string_view heading);
+
+// A diagnosis whose prediction was compared with the output element by element (a product or
+// layout hypothesis, diagnose_product.cpp) says so in its evidence with these words: "(checked at
+// 48 wrong and 11 right elements)". The elements it predicted were written as it says, so the
+// run that wrote them went that far: a kernel cut short leaves them NaN, which no prediction
+// gives. The batch's hosted memcheck keeps such case diagnoses
+// (grader/batch/src/sanitize_step.cpp).
+std::string checked_elements_words(std::size_t wrong, std::size_t right);
+bool checked_element_by_element(const contract::Diagnosis& d);
 
 // A diagnosis with the catalog's texts, the handout anchor and the given evidence.
 contract::Diagnosis make_diagnosis(std::string_view id, std::string evidence);

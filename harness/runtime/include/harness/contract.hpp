@@ -17,6 +17,7 @@ using contract::CheckRecord;
 using contract::DeviceInfo;
 using contract::Diagnosis;
 using contract::ErrorMap;
+using contract::Evidence;
 using contract::format_value;
 using contract::GpuHealth;
 using contract::KernelFacts;

@@ -1,8 +1,9 @@
 // must-fail: AnySize.Integers AnySize.Reals AnySize.KnownAnswers AnySize.Large
 // diagnosis: wrong_row_stride reads_outside_inputs
 // Known-wrong: A is m x k, but its load steps from row to row by m, A's row count, where its row
-// length k belongs (A[row * m + a_col] instead of A[row * k + a_col]). Right on square shapes and
-// when A has one row; on the others the loads read the wrong elements of A, or past its end.
+// length k belongs (A[row * m + a_col] instead of A[row * k + a_col]). Right whenever m == k
+// (square A, whatever n is) and when A has one row; on the others the loads read the wrong
+// elements of A (m < k), or past its end (m > k).
 #include "lab7.h"
 
 #define TILE_WIDTH 16
