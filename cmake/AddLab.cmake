@@ -331,7 +331,10 @@ endfunction()
 # lines name (one or more lines), where sanitizer.memcheck or sanitizer.racecheck means
 # compute-sanitizer must report errors (a race does not always show in the results, the sanitizer
 # always sees it). Without a GPU they are skipped. A "// diagnosis: id" line names the mistake the
-# failing records must diagnose (harness/diagnose.hpp); the starter's is "unwritten".
+# failing records must diagnose (harness/diagnose.hpp); the starter's is "unwritten". A
+# "// evidence: kind [kind ...]" line names the CPU emulator's evidence facts (emulation/src/
+# evidence.hpp) its records must carry under the emulation: there a kernel that is wrong only
+# for speed (its checks "not measured") is judged by them instead of skipped.
 # "// must-fail: build" is a kernel whose build must fail (a call into a library the launcher does
 # not link): its test builds it and passes when the build fails saying the "// build-output:"
 # words (cmake/expect_build_failure.sh). It is not part of all_known_wrong, which must build.
@@ -370,6 +373,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     # "// diagnosis: id [other-id ...]": the mistake the records must name (the starter's is
     # always "unwritten"); expect_failure.sh checks it.
     set(expected_diagnosis "")
+    set(expected_evidence "")
     set(build_must_fail OFF)
     if(name STREQUAL "starter")
       set(must_fail ${correctness_checks})
@@ -382,6 +386,23 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         string(APPEND expected_diagnosis " ${diagnosis_ids}")
       endforeach()
       string(STRIP "${expected_diagnosis}" expected_diagnosis)
+      # "// evidence: kind [kind ...]": the emulator's facts the records must carry
+      # (expect_failure.sh checks it under the emulation).
+      file(STRINGS "${file}" evidence_lines REGEX "^// evidence:")
+      foreach(line IN LISTS evidence_lines)
+        string(REGEX REPLACE "^// evidence:[ ]*" "" kinds_named "${line}")
+        separate_arguments(kinds_named UNIX_COMMAND "${kinds_named}")
+        foreach(evidence_kind IN LISTS kinds_named)
+          set(known_kinds uncoalesced_access bank_conflict aliasing_write
+                          uninitialised_shared_read idle_blocks divergence)
+          if(NOT evidence_kind IN_LIST known_kinds)
+            message(FATAL_ERROR "${file}: // evidence: names '${evidence_kind}', which is not a "
+                                "kind of the emulator's facts (emulation/src/evidence.hpp)")
+          endif()
+          string(APPEND expected_evidence " ${evidence_kind}")
+        endforeach()
+      endforeach()
+      string(STRIP "${expected_evidence}" expected_evidence)
       # Every "// must-fail:" line counts, so a long list can wrap over several lines.
       file(STRINGS "${file}" header_lines REGEX "^// must-fail:")
       set(must_fail "")
@@ -502,6 +523,25 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     set(environment ${launcher_env})
     if(expected_diagnosis)
       list(APPEND environment "EXPECT_DIAGNOSIS=${expected_diagnosis}")
+    endif()
+    if(expected_evidence)
+      list(APPEND environment "EXPECT_EVIDENCE=${expected_evidence}")
+      # Where the named checks do not run the kernel under the emulation (speed: not measured),
+      # the facts come from a run of the correctness checks of their suites (of every suite if
+      # theirs have none).
+      set(evidence_checks "")
+      foreach(id kind IN ZIP_LISTS ids kinds)
+        string(REGEX REPLACE "\\..*" "" suite "${id}")
+        if(kind STREQUAL "correctness" AND NOT id IN_LIST bonus_ids AND
+           "${must_fail}" MATCHES "(^|;)${suite}\\.")
+          list(APPEND evidence_checks "${id}")
+        endif()
+      endforeach()
+      if(NOT evidence_checks)
+        set(evidence_checks ${correctness_checks})
+      endif()
+      string(REPLACE ";" ":" evidence_filter "${evidence_checks}")
+      list(APPEND environment "EXPECT_EVIDENCE_CHECKS=${evidence_filter}")
     endif()
     # "// isolation: what it reaches for": a red-team case that only the launcher's isolation
     # stops. In a run that was not isolated (no bubblewrap, not root) one not caught is skipped,

@@ -9,6 +9,13 @@
 # With EXPECT_DIAGNOSIS="id [other-id ...]" in the environment (from the kernel's "// diagnosis:"
 # lines) the records must also name the mistake: every named check that carries a diagnosis must
 # carry one of these ids, and at least one must carry the first.
+# With EXPECT_EVIDENCE="kind [kind ...]" (from the kernel's "// evidence:" lines), under the CPU
+# emulation every kind must be among the evidence facts of the run's records (any check's: the
+# emulator's measures, emulation/src/evidence.hpp), else the test fails ("NO EVIDENCE"); a kernel
+# whose named checks are all speed checks (not measured there) is then judged by its evidence
+# alone instead of skipped. On a GPU, which measures no such facts, it is not asked. A speed check
+# does not run the kernel there: a kind the records lack is looked for in a second run of the
+# checks EXPECT_EVIDENCE_CHECKS names (Suite.Name:Suite.Other, the suites' correctness checks).
 # EXPECT_ISOLATION asks the lab program how its launcher (the submission's code) was kept from it
 # (LAB_ISOLATION_FILE: bubblewrap, or by hand when it is root; harness/runtime/src/student/
 # launcher_isolation.hpp):
@@ -72,7 +79,10 @@ if [ -n "$isolation_file" ]; then
   not_isolated=$(sed -n 's/^not isolated: //p' "$isolation_file" | head -n 1)
   isolated=$(sed -n 's/^isolated: //p' "$isolation_file" | head -n 1)
 fi
-[ "$status" -eq 77 ] && skip_not_judged "$results"
+# Judged by its evidence instead where the emulation measured the run (evidence_judge below).
+if [ "$status" -eq 77 ] && { [ -z "$EXPECT_EVIDENCE" ] || ! emulated_records "$results"; }; then
+  skip_not_judged "$results"
+fi
 
 # The id of a record's own diagnosis: the "id" line of the top-level "diagnosis" object (records
 # are written with two spaces of indent a level; the cases' diagnoses sit deeper).
@@ -80,6 +90,14 @@ diagnosis_of() {
   awk '/^  "diagnosis": \{/ { inside = 1; next }
        inside && /^  \}/ { exit }
        inside && /^    "id": "/ { sub(/^    "id": "/, ""); sub(/",?$/, ""); print; exit }' "$1"
+}
+
+# The kinds of a record's evidence facts, one a line: the "kind" lines of the objects in the
+# top-level "evidence" array (an object's fields sit three levels deep).
+evidence_kinds_of() {
+  awk '/^  "evidence": \[/ { inside = 1; next }
+       inside && /^  \]/ { exit }
+       inside && /^      "kind": "/ { sub(/^      "kind": "/, ""); sub(/",?$/, ""); print }' "$1"
 }
 
 bad=0
@@ -92,6 +110,7 @@ for id in $EXPECT_DIAGNOSIS; do primary=$id; break; done
 # to the kernel's "// diagnosis:" lines.
 enforce_diagnosis=1
 missed=0
+evidence_judged=0
 for check in "$@"; do
   record="$results/$check.json"
   if [ ! -f "$record" ]; then
@@ -184,6 +203,42 @@ if [ "$EXPECT_ISOLATION" = "bubblewrap" ] && [ "$judged" -gt 0 ]; then
     echo "kept in bubblewrap, as it must be"
   fi
 fi
+# "// evidence:": under the emulation, every kind named must be among the records' facts.
+if [ -n "$EXPECT_EVIDENCE" ] && emulated_records "$results"; then
+  evidence_dirs="$results"
+  kinds_found() {
+    for dir in $evidence_dirs; do
+      for record in "$dir"/*.json; do [ -f "$record" ] && evidence_kinds_of "$record"; done
+    done | sort -u
+  }
+  found=$(kinds_found)
+  missing=0
+  for kind in $EXPECT_EVIDENCE; do echo "$found" | grep -qx "$kind" || missing=1; done
+  if [ "$missing" -eq 1 ] && [ -n "$EXPECT_EVIDENCE_CHECKS" ]; then
+    # The named checks' run lacks a kind (a speed check runs no kernel here): the suites'
+    # correctness checks run the kernel, into a folder of their own; their verdicts judge nothing.
+    fresh_results_folder "$results-evidence"
+    echo "evidence: running $EXPECT_EVIDENCE_CHECKS for the emulator's facts"
+    "$exe" --results-dir "$results-evidence" --gtest_filter="$EXPECT_EVIDENCE_CHECKS" \
+      > /dev/null 2>&1
+    evidence_dirs="$results $results-evidence"
+    found=$(kinds_found)
+  fi
+  for kind in $EXPECT_EVIDENCE; do
+    if echo "$found" | grep -qx "$kind"; then
+      echo "evidence: the records carry $kind, as they must:"
+      for dir in $evidence_dirs; do cat "$dir"/*.json 2> /dev/null; done |
+        grep -A3 "^      \"kind\": \"$kind\"" |
+        sed -n 's/^      "words": "\(.*\)",\{0,1\}$/  \1/p' | sort -u | head -2
+    else
+      echo "NO EVIDENCE: no record's evidence has a $kind fact (the run's:" \
+        "$(echo "$found" | paste -sd, - | sed 's/^$/none/; s/,/, /g'))"
+      bad=1
+    fi
+  done
+  judged=$((judged + 1))
+  evidence_judged=1
+fi
 if [ "$judged" -eq 0 ] && [ "$bad" -eq 0 ]; then
   echo "skipped: none of the named checks can be judged here"
   exit 77
@@ -191,7 +246,7 @@ fi
 if [ "$any" -eq 1 ]; then
   if [ "$caught" -gt 0 ]; then
     echo "caught by $caught of the checks, as it must be by at least one"
-  else
+  elif [ "$judged" -gt "$evidence_judged" ]; then
     bad=1
   fi
 elif [ "$missed" -eq 1 ]; then

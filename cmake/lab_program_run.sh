@@ -33,3 +33,8 @@ skip_not_judged() {
   fi
   exit 77
 }
+
+# Whether the run's records are the CPU emulation's (their backend says so).
+emulated_records() {
+  grep -qs '^  "backend": "emulation' "$1"/*.json
+}

@@ -9,6 +9,8 @@ table under the doc's "### labN" heading, names the checks its `// must-fail:` l
   same                      labN.must_fail.<kernel> is registered and judges every named check
   same, speed not judged    ... and some named checks are speed checks (not measured)
   skipped: speed only       ... and every named check is a speed check: the test is skipped
+  judged by its evidence    ... every named check is a speed check, and the kernel's
+                            `// evidence:` kinds must be among its records' facts instead
   race: correctness check   only labN.must_fail.<kernel>.emulated_race (no sanitizer on the CPU)
                             and .emulated_racecheck (the emulator's race check)
   memory: correctness check only labN.must_fail.<kernel>.emulated_memcheck (the emulator's bounds
@@ -37,11 +39,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SAME = "same"
 SAME_SPEED = "same, speed not judged"
 SPEED_ONLY = "skipped: speed only"
+EVIDENCE = "judged by its evidence"
 RACE = "race: correctness check"
 MEMORY = "memory: correctness check"
 NOT_BUILT = "not built"
 NOT_REGISTERED = "not registered"
-STATUSES = [SAME_SPEED, SAME, SPEED_ONLY, RACE, MEMORY, NOT_BUILT, NOT_REGISTERED]  # longest prefix first
+STATUSES = [SAME_SPEED, SAME, SPEED_ONLY, EVIDENCE, RACE, MEMORY, NOT_BUILT, NOT_REGISTERED]  # longest prefix first
 
 
 class Kernel:
@@ -49,12 +52,14 @@ class Kernel:
         self.lab, self.folder, self.name, self.path = lab, folder, name, path
         text = path.read_text(encoding="utf-8", errors="replace").splitlines()
         self.not_built = any(line.startswith("// emulation: not built") for line in text)
-        self.must_fail, self.diagnosis = [], []
+        self.must_fail, self.diagnosis, self.evidence = [], [], []
         for line in text:
             if line.startswith("// must-fail:"):
                 self.must_fail += line[len("// must-fail:"):].split()
             elif line.startswith("// diagnosis:"):
                 self.diagnosis += line[len("// diagnosis:"):].split()
+            elif line.startswith("// evidence:"):
+                self.evidence += line[len("// evidence:"):].split()
         kinds = {c["id"]: c.get("kind", "") for c in spec["checks"]}
         if name == "starter":  # AddLab.cmake: every correctness check that is not a bonus
             self.must_fail = [c["id"] for c in spec["checks"]
@@ -93,7 +98,7 @@ class Kernel:
 
     def judged_status(self):
         if self.speed and len(self.speed) == len(self.checks):
-            return SPEED_ONLY
+            return EVIDENCE if self.evidence else SPEED_ONLY
         return SAME_SPEED if self.speed else SAME
 
     def gpu_tests(self):

@@ -2,6 +2,7 @@
 #include "access_profile.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "block_runner.hpp"
 
@@ -91,12 +92,27 @@ SiteMeasure AccessProfile::measure(const Site& s) const {
   if (s.shape) m.shape = *s.shape;
   m.element_bytes = s.bytes;
   const auto base = reinterpret_cast<std::uintptr_t>(s.base);
+  std::uint32_t occurrence_lanes[kRequestsPerSite] = {};  // full warps' lanes per occurrence k
+  unsigned warp_lanes = 0;  // the lanes of the warp that make any of its requests here
   for (std::size_t request = 0; request * kLanes < s.requests.size(); ++request) {
+    if (request % kRequestsPerSite == 0) {
+      std::uint32_t lanes_seen = 0;
+      for (std::size_t i = 0; i < std::size_t{kRequestsPerSite} * kLanes; ++i) {
+        if (s.requests[request * kLanes + i] != 0) lanes_seen |= 1u << (i % kLanes);
+      }
+      warp_lanes = static_cast<unsigned>(std::popcount(lanes_seen));
+    }
     std::uintptr_t lanes[kLanes];
     unsigned n = 0;
+    unsigned previous_lane = kLanes, spacing = 0;  // spacing: 0 none yet, kLanes uneven
     for (unsigned lane = 0; lane < kLanes; ++lane) {
       const std::uintptr_t address = s.requests[request * kLanes + lane];
       if (address == 0) continue;
+      if (previous_lane < kLanes) {
+        const unsigned gap = lane - previous_lane;
+        spacing = spacing == 0 || spacing == gap ? gap : kLanes;
+      }
+      previous_lane = lane;
       const std::uintptr_t previous = lane > 0 ? s.requests[request * kLanes + lane - 1] : 0;
       if (previous != 0) {
         const long long step =
@@ -108,6 +124,17 @@ SiteMeasure AccessProfile::measure(const Site& s) const {
     }
     if (n == 0) continue;
     ++m.requests;
+    const std::size_t warp = request / kRequestsPerSite;
+    if ((warp + 1) * kLanes <= threads_) {  // a full warp: its idle lanes diverged
+      ++m.warp_requests;
+      m.active_lanes += n;
+      m.working_lanes += warp_lanes;
+      occurrence_lanes[request % kRequestsPerSite] += n;
+      if (spacing > 1 && spacing < kLanes) {
+        m.spacing_min = m.spacing_min == 0 ? spacing : std::min(m.spacing_min, spacing);
+        m.spacing_max = std::max(m.spacing_max, spacing);
+      }
+    }
     if (s.shared) {
       const unsigned degree = bank_conflict_degree(lanes, n, s.bytes);
       m.worst_degree = std::max(m.worst_degree, degree);
@@ -117,6 +144,8 @@ SiteMeasure AccessProfile::measure(const Site& s) const {
       m.ideal += (n * s.bytes + kSectorBytes - 1) / kSectorBytes;
     }
   }
+  for (const std::uint32_t lanes : occurrence_lanes)
+    m.packed_requests += (lanes + kLanes - 1) / kLanes;
   return m;
 }
 

@@ -7,13 +7,15 @@
 //   lanes touch, against the sectors the same lanes would touch reading consecutive elements.
 // - Bank conflicts (access_profile.cpp): per warp-wide shared access, the largest number of
 //   distinct 4-byte words in one of the 32 banks (the same word is a broadcast).
+// - Divergence (access_profile.cpp): per warp-wide request of a full warp, its active lanes,
+//   against the requests the same lanes would make packed into whole warps.
 // - Shared memory read before written (shared_initcheck.cpp): a word a thread reads that no
 //   thread of its block wrote in an earlier barrier interval, nor itself before.
 // - Aliasing writes (write_shadow.cpp): an element of a buffer written (a plain store, not `+=`
 //   or an atomic) by two different threads of one launch.
 // - Idle blocks (write_shadow.cpp): blocks none of whose threads wrote global memory.
 //
-// Sampling: the first three are measured on the first kProfiledBlocks blocks of a launch (by
+// Sampling: the first four are measured on the first kProfiledBlocks blocks of a launch (by
 // linear index) and its last, on each site's first kRequestsPerSite requests of each warp: the
 // same at every run, and the cost bounded. The last two watch every block: a write costs one
 // atomic compare-and-swap on a shadow of the buffer, a thread one flag.
@@ -53,6 +55,20 @@ struct SiteMeasure {
   unsigned worst_degree = 0;                   // shared: the largest bank conflict degree
   std::uint64_t conflicted = 0;                // shared: requests with a degree of 2 or more
   std::map<long long, std::uint64_t> strides;  // neighbouring lanes' distance in elements: count
+  // Divergence, over the requests of full warps (32 lanes in the block): their count, their
+  // active lanes summed, and the requests the same lanes would make packed into whole warps (per
+  // occurrence k: the lanes of every warp's k-th request, 32 a request).
+  std::uint64_t warp_requests = 0;
+  std::uint64_t active_lanes = 0;
+  std::uint64_t packed_requests = 0;
+  // Per request, the lanes of its warp that make any request at the site, summed: a lane a
+  // guard keeps out of every request (outside the matrix) is not waiting, one that works at other
+  // requests is.
+  std::uint64_t working_lanes = 0;
+  // The distance between neighbouring active lanes of requests whose lanes are evenly spaced by
+  // more than 1, smallest and largest (0: none).
+  unsigned spacing_min = 0;
+  unsigned spacing_max = 0;
 };
 
 // The first read of shared memory that no write preceded (shared_initcheck.cpp).

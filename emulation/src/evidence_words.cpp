@@ -12,6 +12,10 @@ namespace {
 // A fact when a site's sectors per request exceed this many times the ideal.
 constexpr double kUncoalescedFactor = 2.0;
 constexpr std::size_t kKeptFacts = 32;
+// A divergence fact when at most 1/kDivergentShare of a warp's lanes make each request, in
+// kDivergentFactor times the requests packed lanes would make, or more.
+constexpr double kDivergentShare = 4.0;
+constexpr std::uint64_t kDivergentFactor = 2;
 
 struct Kept {
   std::mutex mutex;
@@ -93,6 +97,46 @@ std::optional<EvidenceFact> bank_fact(const SiteMeasure& m, const char* kernel) 
       "bank_conflict", m.file, m.line, kernel, words, static_cast<double>(m.worst_degree), 1};
 }
 
+std::string ordinal(unsigned n) {
+  const unsigned tens = n % 100;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                       : n % 10 == 1            ? "st"
+                       : n % 10 == 2            ? "nd"
+                       : n % 10 == 3            ? "rd"
+                                                : "th";
+  return std::to_string(n) + suffix;
+}
+
+// Threads of one warp taking different paths at a site: at most a quarter of a full warp's lanes
+// make each request on average, the requests are at least twice those the same lanes would make
+// packed into whole warps (a block's one thread, or a tail of the tree in one warp, is not), and
+// at most half of the lanes that work at the site in their warp work at each request (a guard
+// that keeps a warp's lanes outside the matrix out of every request is not).
+std::optional<EvidenceFact> divergence_fact(const SiteMeasure& m, const char* kernel) {
+  if (m.warp_requests == 0 || m.packed_requests == 0) return std::nullopt;
+  const double lanes = static_cast<double>(m.active_lanes) / static_cast<double>(m.warp_requests);
+  if (lanes * kDivergentShare > 32.0 || m.warp_requests < kDivergentFactor * m.packed_requests ||
+      m.active_lanes * kDivergentFactor > m.working_lanes) {
+    return std::nullopt;
+  }
+  const double packed =
+      static_cast<double>(m.active_lanes) / static_cast<double>(m.packed_requests);
+  std::string words = where(m.file, m.line, kernel) + ": on average " + one_decimal(lanes) +
+                      " of a warp's 32 threads make each " +
+                      (m.access == Access::read ? "read of " : "write of ") + m.name +
+                      " here (the others wait): the working threads are spread over the warps";
+  if (m.spacing_max != 0) {
+    words += " (every " + ordinal(m.spacing_min) +
+             (m.spacing_max != m.spacing_min ? " to " + ordinal(m.spacing_max) : "") + " thread)";
+  }
+  words += ", so " + grouped(m.warp_requests) + " warp-wide requests do what " +
+           grouped(m.packed_requests) +
+           " would with them packed into whole warps; let consecutive threads do the work "
+           "(threads 0 .. k-1: for a tree, if (tid < s) with sequential addressing) so that "
+           "whole warps finish";
+  return EvidenceFact{"divergence", m.file, m.line, kernel, words, lanes, packed};
+}
+
 }  // namespace
 
 std::string element_text(std::size_t bytes, long long count) {
@@ -114,6 +158,15 @@ void LaunchEvidence::add_site(SiteMeasure measure) {
   m.ideal += measure.ideal;
   m.worst_degree = std::max(m.worst_degree, measure.worst_degree);
   m.conflicted += measure.conflicted;
+  m.warp_requests += measure.warp_requests;
+  m.active_lanes += measure.active_lanes;
+  m.packed_requests += measure.packed_requests;
+  m.working_lanes += measure.working_lanes;
+  if (measure.spacing_min != 0) {
+    m.spacing_min =
+        m.spacing_min == 0 ? measure.spacing_min : std::min(m.spacing_min, measure.spacing_min);
+  }
+  m.spacing_max = std::max(m.spacing_max, measure.spacing_max);
   for (const auto& [step, count] : measure.strides) m.strides[step] += count;
 }
 
@@ -204,6 +257,7 @@ std::vector<EvidenceFact> LaunchEvidence::facts() const {
                                    : coalescing_fact(measure, request_.site.name)) {
       facts.push_back(std::move(*fact));
     }
+    if (auto fact = divergence_fact(measure, request_.site.name)) facts.push_back(std::move(*fact));
   }
   for (auto fact : {uninitialised_fact(), aliasing_fact(), idle_fact()}) {
     if (fact) facts.push_back(std::move(*fact));

@@ -91,6 +91,41 @@ __global__ void count_blocks(unsigned* count) {
   if (threadIdx.x == 0) atomicAdd(count, 1u);
 }
 
+constexpr int kInterleavedAdd = __LINE__ + 9;
+// A block of 256 threads sums its 256 elements in shared memory: with interleaved addressing (the
+// working threads every 2nd, then every 4th, ... of every warp) or sequential (threads 0 .. s-1).
+__global__ void reduce_interleaved(const float* in, float* out) {
+  __shared__ float sdata[256];
+  const unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (unsigned s = 1; s < 256; s *= 2) {
+    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+__global__ void reduce_sequential(const float* in, float* out) {
+  __shared__ float sdata[256];
+  const unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (unsigned s = 128; s > 0; s /= 2) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+// A 1-column matrix read by rows of 32 threads: a guard leaves one lane of every warp in range.
+__global__ void first_column_sums(const float* in, float* out, int cols) {
+  float sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (static_cast<int>(threadIdx.x % 32) < cols) sum += in[k * 8 + threadIdx.x / 32];
+  }
+  if (static_cast<int>(threadIdx.x % 32) < cols) out[threadIdx.x / 32] = sum;
+}
+
 TEST_F(Evidence, ColumnReadTouchesASectorPerLane) {
   const float* in = device<float>(64 * 64);
   float* out = device<float>(64);
@@ -195,6 +230,38 @@ TEST_F(Evidence, RightGridAndAtomicsAreNotIdle) {
   EXPECT_TRUE(facts_of("idle_blocks", [&] { count_blocks<<<16, 64>>>(count); }).empty());
 }
 
+TEST_F(Evidence, InterleavedReductionDiverges) {
+  const float* in = device<float>(4 * 256);
+  float* out = device<float>(4);
+  const auto facts = facts_of("divergence", [&] { reduce_interleaved<<<4, 256>>>(in, out); });
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_EQ(facts[0].line, kInterleavedAdd);
+  EXPECT_EQ(facts[0].kernel, "reduce_interleaved");
+  // Per block of 8 warps: 255 additions in 47 warp-wide requests (16, 8, 4, 2, 1 lanes of every
+  // warp, then lane 0 of 4, 2 and 1 warps) where 12 would do (4, 2, 1, 1, 1, 1, 1, 1).
+  EXPECT_DOUBLE_EQ(facts[0].figure, 255.0 / 47.0);
+  EXPECT_DOUBLE_EQ(facts[0].ideal, 255.0 / 12.0);
+  EXPECT_EQ(facts[0].words,
+            "evidence_test.cu:" + std::to_string(kInterleavedAdd) +
+                " (reduce_interleaved): on average 5.4 of a warp's 32 threads make each read of "
+                "sdata here (the others wait): the working threads are spread over the warps "
+                "(every 2nd to 16th thread), so 141 warp-wide requests do what 36 would with them "
+                "packed into whole warps; let consecutive threads do the work (threads 0 .. k-1: "
+                "for a tree, if (tid < s) with sequential addressing) so that whole warps finish");
+}
+
+TEST_F(Evidence, SequentialReductionAndOneThreadDoNotDiverge) {
+  const float* in = device<float>(4 * 256);
+  float* out = device<float>(4);
+  auto* count = device<unsigned>(1);
+  EXPECT_TRUE(facts_of("divergence", [&] { reduce_sequential<<<4, 256>>>(in, out); }).empty());
+  EXPECT_TRUE(facts_of("divergence", [&] { count_blocks<<<4, 256>>>(count); }).empty());
+  // A guard that keeps the same lanes of every warp out of every request (a 1-column matrix).
+  EXPECT_TRUE(facts_of("divergence", [&] { first_column_sums<<<4, 256>>>(in, out, 1); }).empty());
+  // A guard that leaves most of the last warps' lanes out: a partial warp is not divergence.
+  EXPECT_TRUE(facts_of("divergence", [&] { guarded_copy<<<1, 40>>>(in, out, 33); }).empty());
+}
+
 TEST_F(Evidence, SameWordsUnderEverySchedule) {
   const float* in = device<float>(64 * 64);
   float* out = device<float>(64 * 64);
@@ -206,6 +273,7 @@ TEST_F(Evidence, SameWordsUnderEverySchedule) {
     transpose_unpadded<<<1, dim3(32, 32)>>>(in, out);
     store_halves<<<4, 64>>>(out);
     reads_unwritten<<<3, 64>>>(out);
+    reduce_interleaved<<<3, 256>>>(in, out);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::string words;
     for (const auto& fact : emu::take_evidence()) words += fact.words + "\n";
@@ -214,6 +282,7 @@ TEST_F(Evidence, SameWordsUnderEverySchedule) {
   EXPECT_EQ(seen[0], seen[1]);
   EXPECT_EQ(seen[0], seen[2]);
   EXPECT_NE(seen[0].find("both write"), std::string::npos) << seen[0];
+  EXPECT_NE(seen[0].find("threads make each read of sdata"), std::string::npos) << seen[0];
 }
 
 TEST_F(Evidence, OffTurnsItOff) {

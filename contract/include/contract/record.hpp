@@ -195,7 +195,7 @@ double rounds_disagreement(const Timing& timing);
 // student's code (the launcher), so readers show them as text and nothing more.
 struct Evidence {
   // "uncoalesced_access", "bank_conflict", "aliasing_write", "uninitialised_shared_read",
-  // "idle_blocks"
+  // "idle_blocks", "divergence"
   std::string kind;
   std::string source = "emulation";  // what measured it
   std::string file;                  // "kernel.cu"

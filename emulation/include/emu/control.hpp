@@ -123,19 +123,19 @@ std::string describe(const SharedRace& race);
 
 // What the emulator measured in the kernels it ran since the last call, at the line of the
 // kernel's source (emulation/src/evidence.hpp): feedback, never a verdict. Per launch, on its
-// first kProfiledBlocks blocks and its last (coalescing, bank conflicts, shared memory read before
-// written) or on all of them (elements written by two threads, blocks that wrote nothing). At
-// most one fact per kind, file and line; launches that failed give none.
+// first kProfiledBlocks blocks and its last (coalescing, bank conflicts, divergence, shared memory
+// read before written) or on all of them (elements written by two threads, blocks that wrote
+// nothing). At most one fact per kind, file and line; launches that failed give none.
 struct EvidenceFact {
-  // "uncoalesced_access", "bank_conflict", "aliasing_write", "uninitialised_shared_read" or
-  // "idle_blocks"
+  // "uncoalesced_access", "bank_conflict", "aliasing_write", "uninitialised_shared_read",
+  // "idle_blocks" or "divergence"
   std::string kind;
   std::string file;  // the name only: "kernel.cu"
   int line = 0;      // the access's (idle_blocks: the launch's)
   std::string kernel;
   // "kernel.cu:14 (MatMulKernel): each warp's read of B touches 32.0 sectors of 32 bytes ..."
   std::string words;
-  double figure = 0;  // sectors per request, conflict degree, threads, words, blocks
+  double figure = 0;  // sectors per request, conflict degree, threads, words, blocks, lanes
   double ideal = 0;   // what a kernel without the fault would measure (0: none)
 };
 std::vector<EvidenceFact> take_evidence();

@@ -249,8 +249,8 @@ class EmulatedRuntime {
     const auto it = answer.find("evidence");
     if (it == answer.end() || !it->is_array()) return;
     static const std::set<std::string> kinds = {"uncoalesced_access", "bank_conflict",
-                                                "aliasing_write", "uninitialised_shared_read",
-                                                "idle_blocks"};
+                                                "aliasing_write",     "uninitialised_shared_read",
+                                                "idle_blocks",        "divergence"};
     const auto text = [](const nlohmann::json& item, const char* key, std::size_t most) {
       std::string words = item.at(key).get<std::string>();
       return words.size() > most ? words.substr(0, most) + "..." : words;

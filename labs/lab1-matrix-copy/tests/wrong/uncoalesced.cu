@@ -1,5 +1,6 @@
 // must-fail: CopyMatrix.Speed CopyMatrixStrided.Speed
-// diagnosis: uncoalesced_access
+// diagnosis: slow_kernel uncoalesced_access
+// evidence: uncoalesced_access
 // Known-wrong (for speed): threadIdx.x walks down a column, so the 32 threads of a warp read 32
 // different rows. The copy is right, but every warp's access is scattered.
 #include "lab1.h"

@@ -1,5 +1,6 @@
 // must-fail: MatmulNaive.Speed
-// diagnosis: uncoalesced_access
+// diagnosis: slow_kernel uncoalesced_access
+// evidence: uncoalesced_access
 // Known-wrong (for speed): row comes from threadIdx.x, so the threads of a warp take 16 different
 // rows and each of their reads of M lands in a different memory segment. The product is right.
 #include "lab2.h"

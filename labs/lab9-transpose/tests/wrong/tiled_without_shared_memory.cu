@@ -1,5 +1,6 @@
 // must-fail: TransposeTiled.SharedMemory
 // diagnosis: no_shared_memory
+// evidence: uncoalesced_access
 // Known-wrong: transpose_tiled launches the naive kernel. Right, but not the lab: no tile in
 // shared memory, and its writes stay uncoalesced.
 #include "lab9.h"
