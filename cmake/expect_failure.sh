@@ -205,12 +205,16 @@ if [ "$EXPECT_ISOLATION" = "bubblewrap" ] && [ "$judged" -gt 0 ]; then
 fi
 # "// evidence:": under the emulation, every kind named must be among the records' facts.
 if [ -n "$EXPECT_EVIDENCE" ] && emulated_records "$results"; then
-  evidence_dirs="$results"
-  kinds_found() {
-    for dir in $evidence_dirs; do
-      for record in "$dir"/*.json; do [ -f "$record" ] && evidence_kinds_of "$record"; done
-    done | sort -u
+  rerun=0
+  # Each folder quoted on its own: a build path may hold spaces.
+  in_evidence_folders() {
+    "$@" "$results"
+    if [ "$rerun" -eq 1 ]; then "$@" "$results-evidence"; fi
   }
+  kinds_in() {
+    for record in "$1"/*.json; do [ -f "$record" ] && evidence_kinds_of "$record"; done
+  }
+  kinds_found() { in_evidence_folders kinds_in | sort -u; }
   found=$(kinds_found)
   missing=0
   for kind in $EXPECT_EVIDENCE; do echo "$found" | grep -qx "$kind" || missing=1; done
@@ -221,13 +225,14 @@ if [ -n "$EXPECT_EVIDENCE" ] && emulated_records "$results"; then
     echo "evidence: running $EXPECT_EVIDENCE_CHECKS for the emulator's facts"
     "$exe" --results-dir "$results-evidence" --gtest_filter="$EXPECT_EVIDENCE_CHECKS" \
       > /dev/null 2>&1
-    evidence_dirs="$results $results-evidence"
+    rerun=1
     found=$(kinds_found)
   fi
+  records_text() { cat "$1"/*.json 2> /dev/null; }
   for kind in $EXPECT_EVIDENCE; do
     if echo "$found" | grep -qx "$kind"; then
       echo "evidence: the records carry $kind, as they must:"
-      for dir in $evidence_dirs; do cat "$dir"/*.json 2> /dev/null; done |
+      in_evidence_folders records_text |
         grep -A3 "^      \"kind\": \"$kind\"" |
         sed -n 's/^      "words": "\(.*\)",\{0,1\}$/  \1/p' | sort -u | head -2
     else

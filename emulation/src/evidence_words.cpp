@@ -210,7 +210,8 @@ std::optional<EvidenceFact> LaunchEvidence::aliasing_fact() const {
     if (site.first && !at.first) at = site;
   }
   const std::string file = short_file(at.first);
-  const std::string element = name + "[" + grouped(word) + "]";
+  // The index of the 4-byte word, as a subscript of a float buffer reads it.
+  const std::string element = name + "[" + std::to_string(word) + "]";
   std::string words = where(file, at.second, request_.site.name) + ": thread " +
                       triple(thread_of(first->first)) + " of block " +
                       triple(block_of(first->first)) + " and thread " +
@@ -221,8 +222,8 @@ std::optional<EvidenceFact> LaunchEvidence::aliasing_fact() const {
              "by two threads";
   }
   words +=
-      ": a thread outside the matrix writes into another's element (a missing or "
-      "off-by-one guard?)";
+      ": one of them writes where another's result belongs (a thread outside the matrix past a "
+      "missing or off-by-one guard, or an index that maps two threads to one element)";
   return EvidenceFact{"aliasing_write",
                       file,
                       at.second,
@@ -240,7 +241,8 @@ std::optional<EvidenceFact> LaunchEvidence::idle_fact() const {
       std::string(request_.site.name) + " (launched at " + file + ":" +
       std::to_string(request_.site.line) + "): " + grouped(idle) + " of " + grouped(blocks_) +
       " blocks (" + grouped(idle_threads_.load()) + " of " + grouped(blocks_ * threads_per_block_) +
-      " threads) wrote nothing to global memory: the grid is larger than the work needs";
+      " threads) wrote nothing to global memory: at this size the grid is larger than the work "
+      "needs";
   return EvidenceFact{"idle_blocks",
                       file,
                       request_.site.line,

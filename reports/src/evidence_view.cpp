@@ -83,8 +83,8 @@ std::string speed_evidence_block(std::span<const CheckView> checks) {
                  "conflicts, divergent warps, blocks that do nothing)."
                : "Not measured in this run: the speed figure says how fast, not why. The CPU "
                  "emulation measures it at the line of kernel.cu (sectors per warp request, "
-                 "bank conflicts, divergent warps, idle blocks): build with "
-                 "-DLABS_BACKEND=emulation, or see the batch's report.");
+                 "bank conflicts, divergent warps, idle blocks): a build with "
+                 "-DLABS_BACKEND=emulation does, and so does a batch's emulated pass.");
 }
 
 }  // namespace reports::detail

@@ -1,7 +1,5 @@
 #include "emulated_step.hpp"
 
-#include "batch/evidence_share.hpp"
-
 #include <cstdio>
 #include <filesystem>
 #include <system_error>

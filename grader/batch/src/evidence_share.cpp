@@ -9,37 +9,55 @@ namespace {
 
 constexpr std::size_t kMostFacts = 8;  // as the lab program keeps (harness::kMaxEvidence)
 
-bool names_no_cause(const contract::CheckRecord& record) {
-  return !record.diagnosis || record.diagnosis->id == "slow_kernel";
+std::string suite_of(const std::string& check) { return check.substr(0, check.find('.')); }
+
+void add_once(std::vector<contract::Evidence>& facts, const contract::Evidence& fact) {
+  const bool seen = std::any_of(facts.begin(), facts.end(), [&](const auto& e) {
+    return e.kind == fact.kind && e.file == fact.file && e.line == fact.line;
+  });
+  if (!seen && facts.size() < kMostFacts) facts.push_back(fact);
 }
 
-}  // namespace
-
-std::vector<contract::Evidence> evidence_of(const std::vector<contract::CheckRecord>& records) {
+std::vector<contract::Evidence> facts_for(const std::vector<CheckEvidence>& measured,
+                                          const contract::CheckRecord& record) {
   std::vector<contract::Evidence> facts;
-  for (const auto& record : records) {
-    for (const auto& fact : record.evidence) {
-      const bool seen = std::any_of(facts.begin(), facts.end(), [&](const auto& e) {
-        return e.kind == fact.kind && e.file == fact.file && e.line == fact.line;
-      });
-      if (!seen && facts.size() < kMostFacts) facts.push_back(fact);
-    }
+  for (const auto& run : measured) {
+    if (run.check != record.check) continue;
+    for (const auto& fact : run.facts) add_once(facts, fact);
+  }
+  if (!facts.empty() || record.kind != "speed") return facts;
+  for (const auto& run : measured) {
+    if (suite_of(run.check) != suite_of(record.check)) continue;
+    for (const auto& fact : run.facts) add_once(facts, fact);
   }
   return facts;
 }
 
-void share_evidence(const std::vector<contract::Evidence>& facts,
+bool slow_without_cause(const contract::CheckRecord& record) {
+  const bool slow = record.verdict == contract::Verdict::fail && record.timing &&
+                    record.timing->threshold > 0 && record.timing->ratio < record.timing->threshold;
+  return slow && (!record.diagnosis || record.diagnosis->id == "slow_kernel");
+}
+
+}  // namespace
+
+std::vector<CheckEvidence> evidence_of(const std::vector<contract::CheckRecord>& records) {
+  std::vector<CheckEvidence> measured;
+  for (const auto& record : records) {
+    if (!record.evidence.empty()) measured.push_back({record.check, record.evidence});
+  }
+  return measured;
+}
+
+void share_evidence(const std::vector<CheckEvidence>& measured,
                     std::vector<contract::CheckRecord>& records) {
-  if (facts.empty()) return;
   for (auto& record : records) {
     if (!record.evidence.empty()) continue;
-    record.evidence = facts;
-    const bool slow = record.verdict == contract::Verdict::fail && record.timing &&
-                      record.timing->threshold > 0 && record.timing->ratio < record.timing->threshold;
-    if (!slow || !names_no_cause(record)) continue;
-    if (auto measured =
-            harness::diagnose_speed_evidence(facts, harness::speed_against(*record.timing))) {
-      record.diagnosis = std::move(measured);
+    record.evidence = facts_for(measured, record);
+    if (record.evidence.empty() || !slow_without_cause(record)) continue;
+    if (auto cause = harness::diagnose_speed_evidence(record.evidence,
+                                                      harness::speed_against(*record.timing))) {
+      record.diagnosis = std::move(cause);
     }
   }
 }

@@ -148,7 +148,9 @@ TEST(EmulatedPass, ItsEvidenceReachesEveryRecordAndNamesASlowChecksCause) {
                         "kernel.cu:23 (transpose): reading tile: 32-way bank conflict", 32, 1},
                        {"aliasing_write", "emulation", "kernel.cu", 30, "transpose", "both", 2, 0}};
   const auto findings = read_emulated_findings({emulated}, {"T.Correct"}, {"kernel.cu"});
-  ASSERT_EQ(findings.evidence.size(), 2u);
+  ASSERT_EQ(findings.evidence.size(), 1u);
+  EXPECT_EQ(findings.evidence[0].check, "T.Correct");
+  ASSERT_EQ(findings.evidence[0].facts.size(), 2u);
 
   CheckRecord slow = record("T.Speed", Verdict::fail, 0);
   slow.kind = "speed";
@@ -162,9 +164,17 @@ TEST(EmulatedPass, ItsEvidenceReachesEveryRecordAndNamesASlowChecksCause) {
   fast.verdict = Verdict::pass;
   fast.fraction = 1;
   fast.diagnosis.reset();
-  std::vector<CheckRecord> records{record("T.Correct", Verdict::pass, 1), slow, fast};
+  CheckRecord other = slow;
+  other.check = "U.Speed";  // another function's kernel: not its facts
+  CheckRecord structure = record("T.Shape", Verdict::pass, 1);
+  structure.kind = "structure";  // its own run measured nothing: nothing to show
+  std::vector<CheckRecord> records{record("T.Correct", Verdict::pass, 1), slow, fast, other,
+                                   structure};
   share_evidence(findings.evidence, records);
-  for (const auto& r : records) EXPECT_EQ(r.evidence.size(), 2u) << r.check;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(records[i].evidence.size(), 2u) << records[i].check;
+  EXPECT_TRUE(records[3].evidence.empty());
+  EXPECT_EQ(records[3].diagnosis->id, "slow_kernel");
+  EXPECT_TRUE(records[4].evidence.empty());
   ASSERT_TRUE(records[1].diagnosis.has_value());
   EXPECT_EQ(records[1].diagnosis->id, "bank_conflicts");
   EXPECT_NE(records[1].diagnosis->evidence.find("20% of cudaMemcpy"), std::string::npos)

@@ -10,7 +10,6 @@ namespace harness {
 std::optional<std::string_view> speed_mistake_of(const contract::Evidence& fact) {
   if (fact.kind == "uncoalesced_access") return "uncoalesced_access";
   if (fact.kind == "bank_conflict") return "bank_conflicts";
-  if (fact.kind == "idle_blocks") return "extra_blocks";
   if (fact.kind == "divergence") return "divergent_warps";
   return std::nullopt;
 }
@@ -21,8 +20,6 @@ std::string speed_against(const contract::Timing& timing) {
 }
 
 double slowdown_of(const contract::Evidence& fact) {
-  // idle_blocks: figure = blocks that wrote nothing, ideal = blocks that worked.
-  if (fact.kind == "idle_blocks") return (fact.figure + fact.ideal) / std::max(fact.ideal, 1.0);
   const double high = std::max(fact.figure, fact.ideal);
   const double low = std::min(fact.figure, fact.ideal);
   return low > 0 ? high / low : high;

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "batch/evidence_share.hpp"
 #include "batch/kit.hpp"
 #include "contract/record.hpp"
 #include "contract/spec.hpp"
@@ -58,8 +59,8 @@ struct EmulatedFindings {
   std::map<std::string, std::vector<std::string>> words;
   // Checks the lab program did not record (a crash, a stop, a time limit: the grader's records).
   std::vector<std::string> unfinished;
-  // What the emulator measured in the kernels (batch/evidence_share.hpp), from every check it ran.
-  std::vector<contract::Evidence> evidence;
+  // What the emulator measured in the kernels, check by check (batch/evidence_share.hpp).
+  std::vector<CheckEvidence> evidence;
 };
 
 // A finding is a reason or note of a record the lab program sent that begins with

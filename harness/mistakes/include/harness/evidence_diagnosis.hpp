@@ -14,11 +14,13 @@
 namespace harness {
 
 // The catalogue id a performance fact names ("bank_conflict" -> "bank_conflicts"), or nothing for
-// a fact that says nothing about speed (an aliasing write, a read before a write).
+// a fact that says nothing about speed (an aliasing write, a read before a write) or not at the
+// speed check's size: idle blocks are measured at the emulation's small sizes, where a grid
+// sized for the GPU (a grid-stride kernel's) idles and at 4096 does not.
 std::optional<std::string_view> speed_mistake_of(const contract::Evidence& fact);
 
 // How many times slower the fact makes the access it measured, roughly: sectors over the ideal,
-// the conflict degree, all blocks over the busy ones, the warp over its active lanes.
+// the conflict degree, the warp over its active lanes.
 double slowdown_of(const contract::Evidence& fact);
 
 // "15% of cudaMemcpy device to device in the same run": a slow check's figure against its

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -22,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "buffer_registry.hpp"
+#include "common/utf8.hpp"
 #include "emu/control.hpp"
 #include "harness/launch_limits.hpp"
 #include "harness/sanitizer.hpp"
@@ -251,9 +253,16 @@ class EmulatedRuntime {
     static const std::set<std::string> kinds = {"uncoalesced_access", "bank_conflict",
                                                 "aliasing_write",     "uninitialised_shared_read",
                                                 "idle_blocks",        "divergence"};
+    // Cut between characters and made valid UTF-8: a record holds only valid text.
     const auto text = [](const nlohmann::json& item, const char* key, std::size_t most) {
-      std::string words = item.at(key).get<std::string>();
-      return words.size() > most ? words.substr(0, most) + "..." : words;
+      const std::string words = common::utf8::make_valid(item.at(key).get<std::string>());
+      if (words.size() <= most) return words;
+      return words.substr(0, common::utf8::boundary_at_most(words, most)) + "...";
+    };
+    // A figure is a count or a ratio of a warp's accesses: finite, not negative, bounded.
+    const auto figure = [](const nlohmann::json& item, const char* key) {
+      const double value = item.value(key, 0.0);
+      return std::isfinite(value) ? std::clamp(value, 0.0, 1e9) : 0.0;
     };
     for (std::size_t i = 0; i < it->size() && i < 4 * kMaxEvidence; ++i) {
       const auto& item = (*it)[i];
@@ -262,11 +271,16 @@ class EmulatedRuntime {
         fact.kind = item.at("kind").get<std::string>();
         if (!kinds.contains(fact.kind)) continue;
         fact.file = text(item, "file", 100);
-        fact.line = item.at("line").get<int>();
+        const auto& line = item.at("line");
+        if (!line.is_number_integer() || line.get<long long>() < 0 ||
+            line.get<long long>() > 10'000'000) {
+          continue;
+        }
+        fact.line = static_cast<int>(line.get<long long>());
         fact.kernel = text(item, "kernel", 200);
         fact.words = text(item, "words", 600);
-        fact.figure = item.value("figure", 0.0);
-        fact.ideal = item.value("ideal", 0.0);
+        fact.figure = figure(item, "figure");
+        fact.ideal = figure(item, "ideal");
         note_evidence(std::move(fact));
       } catch (const nlohmann::json::exception&) {
         continue;  // not a fact: nothing to show

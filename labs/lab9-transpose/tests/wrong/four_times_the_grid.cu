@@ -1,5 +1,5 @@
 // must-fail: TransposeTiled.Speed
-// diagnosis: slow_kernel extra_blocks
+// diagnosis: slow_kernel
 // evidence: idle_blocks
 // Known-wrong (for speed): transpose_tiled launches twice the blocks it needs in x and in y, 4
 // times the grid; the extra three quarters return at once. The result is right, but the GPU
