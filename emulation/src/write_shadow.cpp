@@ -1,8 +1,9 @@
 // The evidence engine's watch on writes (evidence.hpp): a shadow of each buffer, one word of
 // writer per 4-byte word of the buffer, alive while the launch runs, so that an element written by
 // two threads is seen whatever the order of the blocks; and the blocks that wrote nothing.
+#include <sys/mman.h>
+
 #include <atomic>
-#include <cstdlib>
 #include <limits>
 
 #include "block_runner.hpp"
@@ -29,15 +30,22 @@ LaunchEvidence::LaunchEvidence(const LaunchRequest& request, const CheckedRegion
   }
   shadows_.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
-    // calloc: the pages of a large shadow stay the kernel's zero page until written.
+    // An anonymous mapping, not the heap: its pages stay the kernel's zero page until a word is
+    // written, so an input nobody writes costs no memory, and freeing it returns everything.
     const auto words = static_cast<std::size_t>(regions[i].end - regions[i].begin) / 4;
-    shadows_[i].writers = static_cast<std::uint32_t*>(std::calloc(words + 1, 4));
-    shadows_[i].words = shadows_[i].writers ? words : 0;
+    const std::size_t bytes = (words + 1) * 4;
+    void* map = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED) continue;  // this buffer is not watched
+    shadows_[i].writers = static_cast<std::uint32_t*>(map);
+    shadows_[i].words = words;
   }
 }
 
 LaunchEvidence::~LaunchEvidence() {
-  for (auto& shadow : shadows_) std::free(shadow.writers);
+  for (auto& shadow : shadows_) {
+    if (shadow.writers) ::munmap(shadow.writers, (shadow.words + 1) * 4);
+  }
 }
 
 void LaunchEvidence::note_write(std::size_t region, const char* address, std::size_t bytes,

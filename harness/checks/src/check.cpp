@@ -130,9 +130,12 @@ CheckRecord Check::finish(double duration_s) {
   decide_verdict();
   apply_memory_errors();
   // The emulator's evidence (harness/sanitizer.hpp, note_evidence): feedback beside the verdict.
-  // A speed check under the emulation runs no kernel: it shows what the run measured instead.
-  record_.evidence = take_evidence();
-  if (record_.evidence.empty() && spec_.kind == "speed") record_.evidence = evidence_so_far();
+  // A speed check under the emulation runs no kernel: it shows what its suite's checks measured
+  // (the same function's kernels).
+  record_.evidence = take_evidence(spec_.id);
+  if (record_.evidence.empty() && spec_.kind == "speed") {
+    record_.evidence = suite_evidence(spec_.id);
+  }
   record_.points = points_for(spec_, record_.verdict, record_.fraction);
   if (record_.verdict != Verdict::fail) record_.diagnosis.reset();
   if (record_.verdict == Verdict::fail && !record_.diagnosis) {

@@ -107,9 +107,9 @@ TEST(EmulatedFindings, ARaceFailsACorrectnessCheckWithItsOwnWords) {
 }
 
 // The emulator's evidence goes into every check's record and changes nothing of its verdict or
-// points; a speed check (not measured under the emulation: it runs no kernel) gets the run's.
+// points; a speed check (not measured under the emulation: it runs no kernel) gets its suite's.
 TEST(EmulatedFindings, EvidenceIsShownAndJudgesNothing) {
-  take_evidence();
+  take_evidence("Tiled.Integers");
   CheckSpec spec;
   spec.id = "Tiled.Integers";
   spec.kind = "correctness";
@@ -138,7 +138,7 @@ TEST(EmulatedFindings, EvidenceIsShownAndJudgesNothing) {
   EXPECT_EQ(r.evidence[0].words, fact.words);
   EXPECT_EQ(r.evidence[0].line, 23);
   EXPECT_EQ(r.evidence[1].kind, "aliasing_write");
-  EXPECT_TRUE(take_evidence().empty()) << "taken by the check";
+  EXPECT_TRUE(take_evidence("Tiled.Integers").empty()) << "taken by the check";
 
   CheckSpec speed = spec;
   speed.id = "Tiled.Speed";
@@ -150,6 +150,11 @@ TEST(EmulatedFindings, EvidenceIsShownAndJudgesNothing) {
   EXPECT_EQ(s.points, 0);
   ASSERT_FALSE(s.evidence.empty());
   EXPECT_EQ(s.evidence[0].words, fact.words);
+  // Another function's speed check: its suite measured nothing, so nothing is shown.
+  speed.id = "Other.Speed";
+  Check other(speed);
+  other.set_verdict(Verdict::not_measured, "not measured: emulation");
+  EXPECT_TRUE(other.finish(0.0).evidence.empty());
 
   // The same kind, file and line measured more (a larger launch): that one is kept.
   auto worse = fact;
@@ -158,7 +163,7 @@ TEST(EmulatedFindings, EvidenceIsShownAndJudgesNothing) {
   note_evidence(fact);
   note_evidence(worse);
   note_evidence(fact);
-  const auto kept = take_evidence();
+  const auto kept = take_evidence("Tiled.Integers");
   ASSERT_EQ(kept.size(), 1u);
   EXPECT_EQ(kept[0].words, worse.words);
 }

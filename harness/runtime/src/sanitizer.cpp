@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <string_view>
 #include <utility>
@@ -17,10 +18,13 @@ std::vector<contract::DeviceBufferPlace> device_buffers_seen;
 std::mutex memory_errors_mutex;
 std::vector<EmulatedFinding> memory_errors_seen;
 
-// The emulator's evidence: since the last take, and the whole run's.
+// The emulator's evidence: since the last take, and what each suite's checks took in this run.
 std::mutex evidence_mutex;
 std::vector<contract::Evidence> evidence_seen;
-std::vector<contract::Evidence> evidence_of_run;
+std::map<std::string, std::vector<contract::Evidence>> evidence_of_suite;
+
+// "TransposeTiled" for "TransposeTiled.Speed": the checks of one function of the contract.
+std::string suite_of(const std::string& check) { return check.substr(0, check.find('.')); }
 
 // Adds `fact` unless the list is full; one of its kind, file and line already there is replaced
 // when `fact` measured more (the worst case of the run: its largest launch, mostly).
@@ -79,17 +83,20 @@ std::vector<EmulatedFinding> take_memory_errors() {
 void note_evidence(contract::Evidence fact) {
   std::lock_guard lock(evidence_mutex);
   add_evidence(evidence_seen, fact);
-  add_evidence(evidence_of_run, fact);
 }
 
-std::vector<contract::Evidence> take_evidence() {
+std::vector<contract::Evidence> take_evidence(const std::string& check) {
   std::lock_guard lock(evidence_mutex);
-  return std::exchange(evidence_seen, {});
+  auto taken = std::exchange(evidence_seen, {});
+  auto& suite = evidence_of_suite[suite_of(check)];
+  for (const auto& fact : taken) add_evidence(suite, fact);
+  return taken;
 }
 
-std::vector<contract::Evidence> evidence_so_far() {
+std::vector<contract::Evidence> suite_evidence(const std::string& check) {
   std::lock_guard lock(evidence_mutex);
-  return evidence_of_run;
+  const auto found = evidence_of_suite.find(suite_of(check));
+  return found == evidence_of_suite.end() ? std::vector<contract::Evidence>{} : found->second;
 }
 
 }  // namespace harness

@@ -57,14 +57,16 @@ std::vector<EmulatedFinding> take_memory_errors();
 // Under the CPU emulation: the emulator's evidence facts about the student's kernels (the
 // launcher sends them with each call's answer: emulation/src/evidence.hpp). Feedback only: they
 // change no verdict. Kept in the order noted, one per kind, file and line (the one with the
-// largest figure), at most kMaxEvidence, until the running check takes them; the run keeps every
-// one it saw, for the checks that run no kernel (speed checks under the emulation, "not
-// measured").
+// largest figure), at most kMaxEvidence, until the running check takes them; each suite (the
+// checks of one function: "TransposeTiled" of "TransposeTiled.Speed") keeps what its checks
+// took, for its checks that run no kernel (speed checks under the emulation, "not measured").
 inline constexpr std::size_t kMaxEvidence = 8;
 void note_evidence(contract::Evidence fact);
-// The facts noted since the last call; the list starts empty again.
-std::vector<contract::Evidence> take_evidence();
-// Every fact noted in this run so far (the same limits), taken or not.
-std::vector<contract::Evidence> evidence_so_far();
+// The facts noted since the last call, now check `check`'s (and its suite's); the list starts
+// empty again.
+std::vector<contract::Evidence> take_evidence(const std::string& check);
+// What the checks of `check`'s suite took in this run (the same limits): never another
+// function's kernel's facts.
+std::vector<contract::Evidence> suite_evidence(const std::string& check);
 
 }  // namespace harness
