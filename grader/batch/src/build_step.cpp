@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "batch/link_errors.hpp"
+#include "batch/run_step.hpp"
 
 namespace batch {
 namespace {
@@ -18,6 +19,16 @@ std::string without_sandbox_paths(std::string text, const std::filesystem::path&
     text.erase(at, prefix.size());
   }
   return text;
+}
+
+// An isolated build whose sandbox could not start the compiler or linker: the grader's failure,
+// not a compile error of the submission's (run_step.hpp, SandboxNotStarted).
+[[noreturn]] void throw_not_started(const char* what, const sandbox::Result& result) {
+  std::string why = result.output.substr(0, 300);
+  throw SandboxNotStarted(fmt::format(
+      "the grader could not start {} in its sandbox ({}): not the submission's doing; run the "
+      "batch again",
+      what, why));
 }
 
 // The kernels of the built launcher, listed by the kit's cuobjdump in the build's sandbox (the
@@ -111,6 +122,7 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
           fmt::format("\nthe compiler did not finish {} within {:.0f} s", name, time_limit_s);
       return build;
     }
+    if (compiled.failed_to_start && policy.isolate) throw_not_started("the compiler", compiled);
     if (compiled.failed_to_start || compiled.exit_code != 0) {
       build.status = Status::compile_error;
       if (compiled.signal || compiled.out_of_memory) {
@@ -127,6 +139,7 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
   const auto linked = sandbox::run(policy, link);
   build.seconds += linked.seconds;
   build.output += without_sandbox_paths(linked.output, policy.workdir);
+  if (linked.failed_to_start && policy.isolate) throw_not_started("the linker", linked);
   if (linked.timed_out || linked.stopped || linked.failed_to_start || linked.exit_code != 0) {
     build.status = Status::link_error;
     const auto sentences = explain_link_error(linked.output);

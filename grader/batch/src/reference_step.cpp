@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "batch/files.hpp"
+#include "batch/run_step.hpp"
 #include "batch/time_limits.hpp"
 #include "submission_step.hpp"
 
@@ -75,7 +76,13 @@ bool run_reference(BatchState& batch) {
   }
   std::fprintf(stderr, "grading the reference solution %s first...\n",
                batch.kit.reference_kernel.c_str());
-  const auto outcome = build_and_run(batch, kReferenceSlug, reference_sources(batch.kit));
+  GradedOutcome outcome;
+  try {
+    outcome = build_and_run(batch, kReferenceSlug, reference_sources(batch.kit));
+  } catch (const SandboxNotStarted& error) {
+    std::fprintf(stderr, "error: the reference solution: %s\n", error.what());
+    return false;
+  }
   if (outcome.status != Status::graded) {
     std::fprintf(stderr, "error: the reference solution did not build or run (%s):\n%s\n",
                  std::string(status_words(outcome.status)).c_str(), outcome.build_output.c_str());

@@ -167,6 +167,11 @@ class CheckRunner {
   bool judge_process(Observed& observed, const sandbox::Result& result,
                      const std::string& stop_check) {
     note_channel_problems(observed);
+    if (result.failed_to_start && request_.policy.isolate) {
+      throw SandboxNotStarted("the grader could not start the lab program in its sandbox (" +
+                              last_lines(result.output, 3) +
+                              "): not the submission's doing; run the batch again");
+    }
     ProcessEnd end;
     end.normal = !result.timed_out && !result.stopped && !result.signal &&
                  !result.failed_to_start && !result.out_of_memory;

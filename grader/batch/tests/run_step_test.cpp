@@ -82,6 +82,35 @@ TEST(RunChecks, AnHonestProgramsRecordsAreTaken) {
   EXPECT_TRUE(outcome.problems.empty());
 }
 
+// A sandbox that cannot start the program is the grader's failure: an isolated run charges no
+// check with it (the batch grades the submission "grader error"); an unisolated one, whose
+// start failure is the program's own (a missing file), charges as before.
+sandbox::Result not_started(const sandbox::Policy&, const std::vector<std::string>&,
+                            const sandbox::Channel&) {
+  sandbox::Result result;
+  result.failed_to_start = true;
+  result.exit_code = -1;
+  result.output = "sandbox: bubblewrap could not set up the sandbox:\nbwrap: setting up uid map";
+  return result;
+}
+
+TEST(RunChecks, ASandboxThatCannotStartChargesNoCheck) {
+  const auto kit = fake_kit();
+  RunRequest request = fake_request(kit, "honest");
+  request.run_program = not_started;
+  request.policy.isolate = true;
+  try {
+    run_checks(kit.spec, request);
+    ADD_FAILURE() << "no SandboxNotStarted";
+  } catch (const SandboxNotStarted& error) {
+    EXPECT_NE(std::string(error.what()).find("setting up uid map"), std::string::npos)
+        << error.what();
+  }
+  request.policy.isolate = false;
+  const auto outcome = run_checks(kit.spec, request);
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::fail, Verdict::fail}));
+}
+
 TEST(RunChecks, ACrashIsChargedToTheRunningCheckAndTheRestRunAgain) {
   const auto outcome = run_scenario("crash_second");
   ASSERT_EQ(outcome.records.size(), 3u);

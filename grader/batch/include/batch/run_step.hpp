@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,7 +76,15 @@ struct RunOutcome {
   bool interrupted = false;
 };
 
-// `spec` gives the checks' time limits and the grader's records their titles.
+// An isolated run's sandbox could not start the program (bubblewrap, the cgroup, the uid): the
+// grader's failure, never the submission's. No check is charged with it; the batch grades the
+// submission "grader error" (not graded: run the batch again) instead of failing its checks.
+struct SandboxNotStarted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// `spec` gives the checks' time limits and the grader's records their titles. Throws
+// SandboxNotStarted (isolated runs only: the policy's `isolate`).
 RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request);
 
 // A random 128-bit nonce as hex: every process gets its own.
