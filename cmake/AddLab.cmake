@@ -393,9 +393,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         string(REGEX REPLACE "^// evidence:[ ]*" "" kinds_named "${line}")
         separate_arguments(kinds_named UNIX_COMMAND "${kinds_named}")
         foreach(evidence_kind IN LISTS kinds_named)
-          set(known_kinds uncoalesced_access bank_conflict aliasing_write
-                          uninitialised_shared_read idle_blocks divergence)
-          if(NOT evidence_kind IN_LIST known_kinds)
+          if(NOT evidence_kind IN_LIST LABS_EVIDENCE_KINDS)
             message(FATAL_ERROR "${file}: // evidence: names '${evidence_kind}', which is not a "
                                 "kind of the emulator's facts (emulation/src/evidence.hpp)")
           endif()

@@ -175,6 +175,23 @@ void from_json(const json& in, CheckRecord& r) {
   }
 }
 
+bool is_evidence_kind(std::string_view kind) {
+  return std::ranges::find(kEvidenceKinds, kind) != std::end(kEvidenceKinds);
+}
+
+void add_evidence(std::vector<Evidence>& facts, const Evidence& fact, std::size_t most) {
+  const auto same = std::ranges::find_if(facts, [&](const Evidence& e) {
+    return e.kind == fact.kind && e.file == fact.file && e.line == fact.line;
+  });
+  if (same != facts.end()) {
+    if (fact.figure > same->figure) *same = fact;
+  } else if (facts.size() < most) {
+    facts.push_back(fact);
+  }
+}
+
+std::string_view suite_of(std::string_view check) { return check.substr(0, check.find('.')); }
+
 bool ran_under_emulation(const CheckRecord& record) {
   return record.backend.starts_with("emulation");
 }

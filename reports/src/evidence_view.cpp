@@ -51,10 +51,7 @@ std::vector<contract::Evidence> speed_evidence(std::span<const CheckView> checks
   const auto add = [&](const CheckView& check) {
     if (!check.record) return;
     for (const auto& fact : check.record->evidence) {
-      const bool seen = std::any_of(facts.begin(), facts.end(), [&](const contract::Evidence& e) {
-        return e.kind == fact.kind && e.file == fact.file && e.line == fact.line;
-      });
-      if (!seen && facts.size() < kMostSpeedEvidence) facts.push_back(fact);
+      contract::add_evidence(facts, fact, kMostSpeedEvidence);
     }
   };
   for (const auto& check : checks) {

@@ -206,6 +206,24 @@ struct Evidence {
   double ideal = 0;   // what a kernel without the fault measures (0: none)
 };
 
+// Every kind of evidence fact, in one place: the lab program accepts only these from the
+// launcher, and a known-wrong kernel's `// evidence:` line may name only these (cmake/AddLab.cmake
+// gets the list from LABS_EVIDENCE_KINDS; the test Evidence.KindsAreTheSameInCMake keeps the two
+// in step).
+inline constexpr std::string_view kEvidenceKinds[] = {
+    "uncoalesced_access",        "bank_conflict", "aliasing_write",
+    "uninitialised_shared_read", "idle_blocks",   "divergence"};
+bool is_evidence_kind(std::string_view kind);
+
+// Adds `fact` to `facts`: one of the same kind, file and line already there keeps the larger
+// figure (the worst case of the run: its largest launch, mostly); a new one is added while there
+// are fewer than `most`.
+void add_evidence(std::vector<Evidence>& facts, const Evidence& fact, std::size_t most);
+
+// "TransposeTiled" for "TransposeTiled.Speed": a check's suite, the checks of one function of the
+// contract (a speed check shows the facts its suite's other checks measured).
+std::string_view suite_of(std::string_view check);
+
 struct DeviceInfo {
   std::string name;
   std::string compute_capability;

@@ -9,26 +9,17 @@ namespace {
 
 constexpr std::size_t kMostFacts = 8;  // as the lab program keeps (harness::kMaxEvidence)
 
-std::string suite_of(const std::string& check) { return check.substr(0, check.find('.')); }
-
-void add_once(std::vector<contract::Evidence>& facts, const contract::Evidence& fact) {
-  const bool seen = std::any_of(facts.begin(), facts.end(), [&](const auto& e) {
-    return e.kind == fact.kind && e.file == fact.file && e.line == fact.line;
-  });
-  if (!seen && facts.size() < kMostFacts) facts.push_back(fact);
-}
-
 std::vector<contract::Evidence> facts_for(const std::vector<CheckEvidence>& measured,
                                           const contract::CheckRecord& record) {
   std::vector<contract::Evidence> facts;
   for (const auto& run : measured) {
     if (run.check != record.check) continue;
-    for (const auto& fact : run.facts) add_once(facts, fact);
+    for (const auto& fact : run.facts) contract::add_evidence(facts, fact, kMostFacts);
   }
   if (!facts.empty() || record.kind != "speed") return facts;
   for (const auto& run : measured) {
-    if (suite_of(run.check) != suite_of(record.check)) continue;
-    for (const auto& fact : run.facts) add_once(facts, fact);
+    if (contract::suite_of(run.check) != contract::suite_of(record.check)) continue;
+    for (const auto& fact : run.facts) contract::add_evidence(facts, fact, kMostFacts);
   }
   return facts;
 }

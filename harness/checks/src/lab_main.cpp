@@ -22,6 +22,7 @@
 #include "contract/seed.hpp"
 #include "harness/check.hpp"
 #include "harness/device_info.hpp"
+#include "harness/sanitizer_stream.hpp"
 #include "harness/student_call.hpp"
 #include "harness/trace.hpp"
 
@@ -194,6 +195,7 @@ int main(int argc, char** argv) {
 
   auto& run = harness::lab_run();
   if (!set_up_run(run, *options, argv[0])) return exit_status::bad_setup;
+  harness::keep_student_text_out_of_sanitizer_report(run.channel.has_value());
   // A program started before its turn (the batch's speed runs) starts the student's code only
   // once the turn has come: nothing of the student's runs while another submission is timed.
   // (With turn_at_first_speed_check the wait comes later, in run_check: harness/check.hpp.)

@@ -23,22 +23,6 @@ std::mutex evidence_mutex;
 std::vector<contract::Evidence> evidence_seen;
 std::map<std::string, std::vector<contract::Evidence>> evidence_of_suite;
 
-// "TransposeTiled" for "TransposeTiled.Speed": the checks of one function of the contract.
-std::string suite_of(const std::string& check) { return check.substr(0, check.find('.')); }
-
-// Adds `fact` unless the list is full; one of its kind, file and line already there is replaced
-// when `fact` measured more (the worst case of the run: its largest launch, mostly).
-void add_evidence(std::vector<contract::Evidence>& list, const contract::Evidence& fact) {
-  const auto same = std::find_if(list.begin(), list.end(), [&](const contract::Evidence& e) {
-    return e.kind == fact.kind && e.file == fact.file && e.line == fact.line;
-  });
-  if (same != list.end()) {
-    if (fact.figure > same->figure) *same = fact;
-  } else if (list.size() < kMaxEvidence) {
-    list.push_back(fact);
-  }
-}
-
 void note_finding(EmulatedFindingKind kind, const std::string& words) {
   std::lock_guard lock(memory_errors_mutex);
   // One call's report each, a few at most: the first is the reason, the rest notes.
@@ -82,20 +66,20 @@ std::vector<EmulatedFinding> take_memory_errors() {
 
 void note_evidence(contract::Evidence fact) {
   std::lock_guard lock(evidence_mutex);
-  add_evidence(evidence_seen, fact);
+  contract::add_evidence(evidence_seen, fact, kMaxEvidence);
 }
 
 std::vector<contract::Evidence> take_evidence(const std::string& check) {
   std::lock_guard lock(evidence_mutex);
   auto taken = std::exchange(evidence_seen, {});
-  auto& suite = evidence_of_suite[suite_of(check)];
-  for (const auto& fact : taken) add_evidence(suite, fact);
+  auto& suite = evidence_of_suite[std::string(contract::suite_of(check))];
+  for (const auto& fact : taken) contract::add_evidence(suite, fact, kMaxEvidence);
   return taken;
 }
 
 std::vector<contract::Evidence> suite_evidence(const std::string& check) {
   std::lock_guard lock(evidence_mutex);
-  const auto found = evidence_of_suite.find(suite_of(check));
+  const auto found = evidence_of_suite.find(std::string(contract::suite_of(check)));
   return found == evidence_of_suite.end() ? std::vector<contract::Evidence>{} : found->second;
 }
 

@@ -250,9 +250,6 @@ class EmulatedRuntime {
   static void note_reported_evidence(const nlohmann::json& answer) {
     const auto it = answer.find("evidence");
     if (it == answer.end() || !it->is_array()) return;
-    static const std::set<std::string> kinds = {"uncoalesced_access", "bank_conflict",
-                                                "aliasing_write",     "uninitialised_shared_read",
-                                                "idle_blocks",        "divergence"};
     // Cut between characters and made valid UTF-8: a record holds only valid text.
     const auto text = [](const nlohmann::json& item, const char* key, std::size_t most) {
       const std::string words = common::utf8::make_valid(item.at(key).get<std::string>());
@@ -269,7 +266,7 @@ class EmulatedRuntime {
       try {
         contract::Evidence fact;
         fact.kind = item.at("kind").get<std::string>();
-        if (!kinds.contains(fact.kind)) continue;
+        if (!contract::is_evidence_kind(fact.kind)) continue;
         fact.file = text(item, "file", 100);
         const auto& line = item.at("line");
         if (!line.is_number_integer() || line.get<long long>() < 0 ||
