@@ -8,7 +8,9 @@ every entry has a gradebook row with the expected status; its points lie in the 
 (on a GPU); under the CPU emulation (its speed checks say "not measured") the speed checks earn 0
 and the rest lies in the range less the speed points, since nothing else may differ; without a GPU
 or the emulation every check is skipped and earns 0, which is checked instead; no hostile entry's
-"succeeded" line appears anywhere in its outputs; no file a hostile entry tried to create exists.
+"succeeded" line appears anywhere in its outputs; no file a hostile entry tried to create exists;
+no check of an entry whose kernels declare no shared memory names a race (issue 30: a race needs
+threads that share memory).
 Exit 0 when all hold, 1 with one line per difference.
 """
 import argparse
@@ -16,6 +18,7 @@ import csv
 import json
 import os
 import pathlib
+import re
 import sys
 
 
@@ -55,6 +58,30 @@ def escaped_files(root: pathlib.Path, name: str):
                 yield os.path.join(dirpath, filename)
 
 
+def without_comments(text: str) -> str:
+    """The code without // and /* */ comments (a comment that names __shared__ declares nothing)."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def declares_shared(entry_dir: pathlib.Path) -> bool:
+    return any("__shared__" in without_comments(f.read_text(errors="replace"))
+               for f in entry_dir.rglob("*.cu"))
+
+
+def race_diagnoses(student_dir: pathlib.Path) -> list:
+    """The checks whose diagnosis (first or "also") is a race."""
+    found = []
+    for record in (student_dir / "results").rglob("*.json"):
+        try:
+            diagnosis = json.loads(record.read_text(errors="replace")).get("diagnosis") or {}
+        except json.JSONDecodeError:
+            continue
+        if "race" in [diagnosis.get("id")] + list(diagnosis.get("also") or []):
+            found.append(record.stem)
+    return found
+
+
 def main() -> int:
     here = pathlib.Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -62,6 +89,7 @@ def main() -> int:
     parser.add_argument("--expected", type=pathlib.Path, default=here / "expected.json")
     parser.add_argument("--search-root", type=pathlib.Path, default=pathlib.Path("/"),
                         help="where to look for files the hostile entries tried to create")
+    parser.add_argument("--submissions", type=pathlib.Path, default=here / "submissions")
     args = parser.parse_args()
 
     expected = json.loads(args.expected.read_text())["submissions"]
@@ -109,6 +137,10 @@ def main() -> int:
             problems.append(f"{entry}: {points:g} points, expected {low} to {high}")
         if not on_gpu and points != 0:
             problems.append(f"{entry}: {points:g} points although no check could pass (no GPU)")
+        entry_dir = args.submissions / entry
+        if student_dir is not None and entry_dir.is_dir() and not declares_shared(entry_dir):
+            for check in race_diagnoses(student_dir):
+                problems.append(f"{entry}: {check} names a race, but its kernels share no memory")
         secret = want.get("must_not_print")
         if secret and student_dir is not None and student_dir.exists():
             if secret in text_of(student_dir):

@@ -52,6 +52,9 @@ SanitizerPlan sanitizer_plan_of(const Kit& kit, bool emulated_pass);
 // Bytes compute-sanitizer leaves unallocated after each allocation in the hosted memcheck run, in
 // place of the harness's guard zones: a read or write that far past a buffer is reported.
 inline constexpr int kHostedMemcheckPaddingBytes = 16384;
+// Runs under hosted memcheck per submission before the checks still left go to the speed run,
+// without memcheck (ProgramRuns::run_hosted_memcheck says why).
+inline constexpr int kHostedMemcheckRuns = 2;
 
 struct SanitizerOutcome {
   int runs = 0;                         // sanitized runs of the lab program
