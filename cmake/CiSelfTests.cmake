@@ -47,6 +47,17 @@ if(LABS_PYTHON3)
            COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/ci/test-compare-gradebooks.py")
 endif()
 
+if(LABS_PYTHON3)
+  # containers/: the Dockerfiles, grader.def and their one install script agree, and copy every
+  # top-level entry the build needs. Building an image is containers/test-cpu-image-in-clean-root.sh
+  # (by hand: too slow for CI).
+  add_test(NAME ci.containers.static
+           COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/containers/check-containers.py")
+  add_test(NAME ci.containers.static_catches_broken
+           COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/containers/check-containers.py"
+                   --self-test)
+endif()
+
 get_property(ci_tests DIRECTORY PROPERTY TESTS)
 list(FILTER ci_tests INCLUDE REGEX "^ci\\.")
 set_tests_properties(${ci_tests} PROPERTIES LABELS "ci;self" SKIP_RETURN_CODE 77 TIMEOUT 120)

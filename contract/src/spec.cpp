@@ -155,8 +155,22 @@ std::vector<std::string> sanitizer_tools(const json& tools, const std::string& s
   return names;
 }
 
-// A check's optional fields: timeout_s, bonus, full_points_at_share and timed_with (which must
-// name a speed check among `earlier`).
+// "visibility": one of kCheckVisibilities.
+std::string read_visibility(const json& value, const std::string& where,
+                            const std::string& source) {
+  const auto known = std::find_if(
+      std::begin(kCheckVisibilities), std::end(kCheckVisibilities),
+      [&](std::string_view name) { return value.is_string() && value.get<std::string>() == name; });
+  if (known == std::end(kCheckVisibilities)) {
+    throw SpecError(fmt::format(
+        "{}: {}: 'visibility' must be visible, hidden, after_due_date or after_published, not {}",
+        source, where, value.dump()));
+  }
+  return std::string(*known);
+}
+
+// A check's optional fields: timeout_s, bonus, full_points_at_share, visibility and timed_with
+// (which must name a speed check among `earlier`).
 void read_check_options(const json& entry, CheckSpec& check, const std::vector<CheckSpec>& earlier,
                         const std::string& where, const std::string& source) {
   if (const auto timeout = entry.find("timeout_s"); timeout != entry.end()) {
@@ -177,6 +191,9 @@ void read_check_options(const json& entry, CheckSpec& check, const std::vector<C
           "{}: {}: 'full_points_at_share' must be a number > 0, on a speed check", source, where));
     }
     check.full_points_at_share = full->get<double>();
+  }
+  if (const auto visibility = entry.find("visibility"); visibility != entry.end()) {
+    check.visibility = read_visibility(*visibility, where, source);
   }
   // "timed_with": an earlier speed check at the same size whose runs time this one too.
   if (const auto with = entry.find("timed_with"); with != entry.end()) {
@@ -258,7 +275,7 @@ std::vector<std::string> apply_overrides(LabSpec& spec, std::string_view key) {
     }
     const json overrides = *it;
     for (const auto& [name, value] : overrides.items()) {
-      if (name == "id" || name == "kind" || name == "points") {
+      if (name == "id" || name == "kind" || name == "points" || name == "visibility") {
         throw SpecError(fmt::format("{}: check '{}': '{}' cannot change '{}'", spec.source,
                                     check.id, key, name));
       }

@@ -45,6 +45,20 @@ void add_batch_options(CLI::App& command, BatchOptionsCli& cli, const std::strin
       "The seed of the inputs (default: a fresh secret one; give one only to compare runs)");
 }
 
+void add_lms_options(CLI::App& command, batch::BatchOptions& options) {
+  command
+      .add_option("--roster", options.roster,
+                  "The class list: a Canvas gradebook export, a Moodle grading worksheet or "
+                  "grades export, or a CSV of name,id: submissions are matched to its students "
+                  "by the ids in their Canvas or Moodle download names, and canvas.csv or "
+                  "moodle.csv is written for the LMS's grade import (docs/lms-gradebooks.md)")
+      ->check(CLI::ExistingFile);
+  command.add_option("--lms-assignment", options.lms_assignment,
+                     "canvas.csv's assignment column: 'Title (assignment id)', or the title or "
+                     "id of a column of the Canvas export given as --roster (default: the "
+                     "column that names the lab)");
+}
+
 void add_machine_options(CLI::App& command, batch::BatchOptions& options) {
   command.add_option("--jobs,-j", options.jobs, "Parallel builds (default: CPU cores)")
       ->check(CLI::NonNegativeNumber);

@@ -27,6 +27,9 @@ struct BatchOptionsCli {
 // --emulated-pass, --unsandboxed, --root-in-sandbox, --no-reference, --seed.
 void add_batch_options(CLI::App& command, BatchOptionsCli& cli, const std::string& out_help);
 
+// --roster and --lms-assignment: the class's LMS (labgrade batch only; docs/lms-gradebooks.md).
+void add_lms_options(CLI::App& command, batch::BatchOptions& options);
+
 // --jobs and --gpus: what each machine chooses for itself.
 void add_machine_options(CLI::App& command, batch::BatchOptions& options);
 

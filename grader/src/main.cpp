@@ -4,8 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "autograder_command.hpp"
 #include "batch/batch.hpp"
 #include "batch_options_cli.hpp"
+#include "package_command.hpp"
 #include "shard_command.hpp"
 #include "student_commands.hpp"
 #include "timings_command.hpp"
@@ -26,6 +28,7 @@ CLI::App* add_batch_command(CLI::App& app, grader::BatchOptionsCli& batch) {
       "per student, the class gradebook (HTML, CSV), Gradescope results and JUnit XML");
   grader::add_batch_options(*command, batch, "Output folder (created; re-running resumes)");
   grader::add_machine_options(*command, batch.options);
+  grader::add_lms_options(*command, batch.options);
   return command;
 }
 
@@ -44,11 +47,15 @@ int main(int argc, char** argv) {
   grader::BatchOptionsCli batch;
   auto* batch_cmd = add_batch_command(app, batch);
   grader::ShardCommand shard(app);
+  grader::PackageCommand package(app);
+  grader::AutograderCommand autograder(app);
 
   CLI11_PARSE(app, argc, argv);
   if (const auto status = student.run()) return *status;
   if (*timings_cmd) return grader::timings_command(timing_dirs);
   if (shard.chosen()) return shard.run();
+  if (package.chosen()) return package.run();
+  if (autograder.chosen()) return autograder.run();
   if (*batch_cmd) return batch::run_batch(grader::parsed_batch_options(batch));
   return 2;
 }

@@ -31,6 +31,10 @@ struct CheckSpec {
   // "full_points_at_share": s (speed checks): the points scale with the measured share of the
   // reference, full points at share s and above (lab 8 scores by share of cuBLAS). 0: off.
   double full_points_at_share = 0;
+  // "visibility": when a platform that hides tests shows this check to the student: "visible"
+  // (always, the default), "hidden" (never; Gradescope advises hidden checks carry no points),
+  // "after_due_date" or "after_published" (Gradescope's words; the other exports ignore it).
+  std::string visibility = "visible";
   nlohmann::json params;  // the whole entry, for the lab's own parameters
   std::string source;     // the spec file, for messages
 
@@ -63,6 +67,10 @@ struct CheckSpec {
   // A non-empty list of widths, each from 1 to `max`.
   std::vector<int> widths(std::string_view key, int max) const;
 };
+
+// The values a check's "visibility" may take, the first the default.
+inline constexpr std::string_view kCheckVisibilities[] = {"visible", "hidden", "after_due_date",
+                                                          "after_published"};
 
 struct LabSpec {
   std::string lab;    // "lab1"

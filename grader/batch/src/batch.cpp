@@ -18,6 +18,7 @@
 #include "batch/secret_seed.hpp"
 #include "batch/submission_digest.hpp"
 #include "batch_state.hpp"
+#include "lms_step.hpp"
 #include "reference_step.hpp"
 #include "sandbox/sandbox.hpp"
 #include "student_files.hpp"
@@ -79,6 +80,13 @@ std::optional<int> refuse_to_start(const BatchOptions& options, const Kit& kit) 
   }
   const auto capabilities = sandbox::probe();
   if (!options.unsandboxed && !capabilities.bubblewrap) {
+    if (const auto& known = capabilities.bubblewrap_diagnosis) {
+      std::fprintf(stderr,
+                   "labgrade batch: the sandbox cannot start: %s\nfix: %s\n(only if every "
+                   "submission is trusted: --unsandboxed)\n",
+                   known->cause.c_str(), known->fix.c_str());
+      return command_exit::cannot_start;
+    }
     std::fprintf(stderr,
                  "labgrade batch: bubblewrap is not available (%s), and student code must not "
                  "run outside a sandbox.\nInstall it (sudo apt-get install bubblewrap), or, only "
@@ -89,6 +97,10 @@ std::optional<int> refuse_to_start(const BatchOptions& options, const Kit& kit) 
   std::fprintf(stderr, "%s: sandbox %s; memory %s; processes %s\n", kit.lab.c_str(),
                options.unsandboxed ? "OFF (--unsandboxed)" : "bubblewrap",
                capabilities.memory_cap.c_str(), capabilities.process_cap.c_str());
+  if (const auto& known = capabilities.memory_diagnosis) {
+    std::fprintf(stderr, "memory not capped: %s\nfix: %s\n", known->cause.c_str(),
+                 known->fix.c_str());
+  }
   return std::nullopt;
 }
 
@@ -229,6 +241,10 @@ std::optional<std::vector<intake::Submission>> collect_submissions(const BatchSt
     return std::nullopt;
   }
   if (batch.options.select) select_submissions(batch.options, submissions);
+  if (batch.lms) {
+    match_roster(*batch.lms, submissions, batch.kit.optional_sources, batch.kit.spec,
+                 batch.options.out);
+  }
   return submissions;
 }
 
@@ -239,7 +255,11 @@ int run_batch(const BatchOptions& options) {
   try {
     batch.kit = load_kit(options.kit_dir);
     batch.emulated = emulated_pass_of(options.emulated_pass, batch.kit);
+    batch.lms = load_lms(options, batch.kit.spec);
   } catch (const KitError& error) {
+    std::fprintf(stderr, "labgrade batch: %s\n", error.what());
+    return command_exit::cannot_start;
+  } catch (const lms::RosterError& error) {
     std::fprintf(stderr, "labgrade batch: %s\n", error.what());
     return command_exit::cannot_start;
   }

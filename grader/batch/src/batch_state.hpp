@@ -26,6 +26,8 @@
 
 namespace batch {
 
+struct LmsState;  // lms_step.hpp
+
 struct BatchState {
   BatchState(const BatchOptions& batch_options, const std::atomic<bool>& interrupted_flag)
       : options(batch_options), interrupted(interrupted_flag) {}
@@ -52,6 +54,7 @@ struct BatchState {
   std::unique_ptr<std::counting_semaphore<1024>> emulated_slots;
   std::shared_future<EmulatedOutcome> emulated_reference;  // valid once the reference's started
   std::once_flag emulated_unfit_said;
+  std::shared_ptr<LmsState> lms;  // the roster (--roster); null without one
 };
 
 // What is built: kernel.cu and the optional files present (bonus.cu), by file name.

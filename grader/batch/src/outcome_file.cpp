@@ -19,6 +19,7 @@ void write_outcome_file(const fs::path& dir, const std::string& slug,
                         const exports::StudentOutcome& outcome) {
   json entry{{"student", outcome.student},         {"slug", slug},
              {"status", outcome.status},           {"message", outcome.message},
+             {"build_output", outcome.build_output},
              {"report_path", outcome.report_path}, {"graded", outcome.grade.has_value()},
              {"records", json::array()},           {"problems", json::array()}};
   if (outcome.grade) {
@@ -48,6 +49,8 @@ std::optional<exports::StudentOutcome> read_outcome_file(const fs::path& dir,
     outcome.student = entry.at("student").get<std::string>();
     outcome.status = entry.at("status").get<std::string>();
     outcome.message = entry.at("message").get<std::string>();
+    // Absent from the files of a labgrade before the autograder packages.
+    outcome.build_output = entry.value("build_output", std::string());
     outcome.report_path = entry.at("report_path").get<std::string>();
     if (entry.at("graded").get<bool>()) {
       std::vector<contract::CheckRecord> records;

@@ -37,11 +37,11 @@ std::string_view status_words(Status status) {
     case Status::kernel_refused:
       return "kernel refused";
     case Status::interrupted:
-      return "interrupted";
+      return exports::kInterruptedStatus;
     case Status::grader_error:
-      return "grader error";
+      return exports::kGraderErrorStatus;
     case Status::not_graded:
-      return "not graded";
+      return exports::kNotGradedStatus;
   }
   return "grader error";  // not reached: every status is worded above
 }

@@ -11,6 +11,7 @@
 #include "batch/outcome_file.hpp"
 #include "contract/grade.hpp"
 #include "exports/exports.hpp"
+#include "lms_step.hpp"
 #include "reports/render.hpp"
 
 namespace batch {
@@ -55,6 +56,7 @@ exports::StudentOutcome write_student(const BatchState& batch, const intake::Sub
   student.student = submission.student;
   student.status = status_words(outcome.status);
   student.message = outcome.message;
+  student.build_output = outcome.build_output;
   if (has_records_to_grade(outcome.status)) {
     student.grade = contract::grade_lab(batch.kit.spec, outcome.records);
   }
@@ -65,6 +67,7 @@ exports::StudentOutcome write_student(const BatchState& batch, const intake::Sub
                    exports::gradescope_results(batch.kit.spec, student)
                        .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   student.report_path = "students/" + submission.slug + "/report.html";
+  if (batch.lms) student.lms = lms_identity(*batch.lms, submission.slug);
   if (!batch.options.outcomes_dir.empty()) {
     write_outcome_file(batch.options.outcomes_dir, submission.slug, student);
   }
@@ -75,6 +78,7 @@ void write_class(const BatchState& batch, const std::vector<exports::StudentOutc
   // A shard's students are part of a class: `labgrade shard merge` writes its files.
   if (!batch.options.outcomes_dir.empty()) return;
   write_class_files(batch.options.out, batch.kit.spec, students);
+  if (batch.lms) write_lms_files(*batch.lms, batch.options.out, batch.kit.spec, students);
 }
 
 }  // namespace batch

@@ -44,7 +44,7 @@ GradedOutcome build_failure(const BuildResult& build) {
   GradedOutcome outcome;
   outcome.status = build.status;
   if (build.status == Status::compile_error) {
-    outcome.message = "kernel.cu does not compile (the compiler's messages are in the report)";
+    outcome.message = "kernel.cu does not compile: see the compiler's messages";
   } else {
     outcome.message =
         build.problem.empty() ? std::string(status_words(build.status)) : build.problem;

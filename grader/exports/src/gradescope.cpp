@@ -1,65 +1,47 @@
 #include "exports/gradescope.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
+#include "check_text.hpp"
 #include "exports/leaderboard.hpp"
 #include "exports/text.hpp"
-#include "reports/ceiling.hpp"
 
 namespace exports {
 namespace {
-
-// Compiler output can be megabytes; Gradescope shows the start, and the full text stays in the
-// student's report.
-constexpr std::size_t kMaxOutputBytes = 16 * 1024;
-
-std::string output_text(std::string_view text) {
-  return text::truncate(text::clean(text), kMaxOutputBytes);
-}
-
-// What a student reads under a check: the verdict, the reason, the notes.
-std::string check_output(const contract::CheckGrade* grade) {
-  if (!grade || !grade->record) return "This check did not run.";
-  const auto& record = *grade->record;
-  const std::string words(contract::verdict_words(grade->verdict));
-  std::string out;
-  if (record.reason.empty()) {
-    out = words;
-    // The figure against the ceiling, where the record does not say it.
-    if (grade->verdict == contract::Verdict::implausible && record.timing) {
-      out = reports::implausible_words(*record.timing) +
-            ". No kernel is faster than the hardware: this figure earns no points.";
-    }
-  } else {
-    // A reason may open with its verdict's words already ("implausible: measured ...").
-    out = record.reason.starts_with(words + ":") ? record.reason : words + ": " + record.reason;
-  }
-  for (const auto& note : record.notes) out += "\n" + note;
-  if (!record.reproduce.empty()) out += "\nReproduce: " + record.reproduce;
-  return output_text(out);
-}
 
 // A test's status: passed, failed, or none for a check that could not judge the submission (a
 // speed check not measured without a GPU, a skipped check): Gradescope's "status" is optional,
 // and "failed" would tell the student that their kernel failed a check it never took.
 enum class TestStatus { passed, failed, not_judged };
 
-nlohmann::json test_entry(double score, double max_score, TestStatus status, std::string name,
-                          std::string number, std::string output, nlohmann::json tags,
-                          nlohmann::json extra_data) {
+struct TestEntry {
+  double score = 0;
+  double max_score = 0;
+  TestStatus status = TestStatus::failed;
+  std::string name;
+  std::string number;
+  std::string output;
+  nlohmann::json tags;
+  std::string visibility = "visible";
+  nlohmann::json extra_data;
+};
+
+nlohmann::json test_json(TestEntry test) {
   auto entry = nlohmann::json{
-      {"score", score},
-      {"max_score", max_score},
-      {"name", text::clean(name, false)},
-      {"number", std::move(number)},
-      {"output", std::move(output)},
+      {"score", test.score},
+      {"max_score", test.max_score},
+      {"name", text::clean(test.name, false)},
+      {"number", std::move(test.number)},
+      {"output", std::move(test.output)},
       {"output_format", "text"},
-      {"tags", std::move(tags)},
-      {"visibility", "visible"},
-      {"extra_data", std::move(extra_data)},
+      {"tags", std::move(test.tags)},
+      {"visibility", std::move(test.visibility)},
+      {"extra_data", std::move(test.extra_data)},
   };
-  if (status != TestStatus::not_judged) {
-    entry["status"] = status == TestStatus::passed ? "passed" : "failed";
+  if (test.status != TestStatus::not_judged) {
+    entry["status"] = test.status == TestStatus::passed ? "passed" : "failed";
   }
   return entry;
 }
@@ -75,6 +57,56 @@ std::string name_note(const contract::CheckSpec& check, contract::Verdict verdic
   return {};
 }
 
+TestStatus test_status(const contract::CheckSpec& check, contract::Verdict verdict) {
+  if (verdict == contract::Verdict::pass ||
+      (check.bonus && verdict == contract::Verdict::not_attempted)) {
+    return TestStatus::passed;
+  }
+  if (contract::verdict_class(verdict) == contract::VerdictClass::not_judged) {
+    return TestStatus::not_judged;
+  }
+  return TestStatus::failed;
+}
+
+// One check's test: its points, its verdict, who may see it (the spec's "visibility") and how long
+// it ran (extra_data: Gradescope's own execution_time is the submission's).
+TestEntry check_test(const contract::CheckSpec& check, const StudentOutcome& outcome, int number) {
+  const auto* grade = find_check(outcome, check.id);
+  const auto verdict = grade ? grade->verdict : contract::Verdict::not_run;
+  TestEntry test;
+  test.score = check_points(outcome, check.id);
+  test.max_score = check.points;
+  test.status = test_status(check, verdict);
+  // A bonus check is extra credit: named so, tagged "bonus", and the score may exceed the
+  // assignment's total. An optional check left alone is not a failure.
+  test.tags = nlohmann::json::array({text::clean(check.kind, false)});
+  if (check.bonus) test.tags.push_back("bonus");
+  if (test.status == TestStatus::not_judged) test.tags.push_back("not judged");
+  if (verdict == contract::Verdict::implausible) test.tags.push_back(kImplausibleSpeed);
+  test.name = fmt::format("{}{} ({}){}", check.bonus ? "Bonus (extra credit): " : "", check.title,
+                          check.id, name_note(check, verdict, test.status));
+  test.number = fmt::format("{}", number);
+  test.output = detail::check_output(grade);
+  test.visibility = check.visibility;
+  const double seconds = grade && grade->record ? grade->record->duration_s : 0;
+  test.extra_data = {{"check", text::clean(check.id, false)},
+                     {"verdict", std::string(contract::verdict_words(verdict))},
+                     {"bonus", check.bonus},
+                     {"execution_time", std::round(seconds * 1000) / 1000}};
+  return test;
+}
+
+// The submission's time: its checks' runs, in whole seconds as Gradescope's example writes it.
+long execution_seconds(const StudentOutcome& outcome) {
+  double seconds = 0;
+  if (outcome.grade) {
+    for (const auto& check : outcome.grade->checks) {
+      if (check.record) seconds += check.record->duration_s;
+    }
+  }
+  return std::lround(seconds);
+}
+
 }  // namespace
 
 nlohmann::json gradescope_results(const contract::LabSpec& spec, const StudentOutcome& outcome) {
@@ -82,59 +114,27 @@ nlohmann::json gradescope_results(const contract::LabSpec& spec, const StudentOu
   nlohmann::json tests = nlohmann::json::array();
   double score = 0;
   if (!outcome.grade) {
-    std::string output = fmt::format("Your submission could not be graded: {}.", status);
-    if (!outcome.message.empty()) output += "\n\n" + outcome.message;
-    tests.push_back(test_entry(0, spec.total_points(), TestStatus::failed, "Submission: " + status,
-                               "1", output_text(output), nlohmann::json::array({"submission"}),
-                               nlohmann::json{{"status", status}}));
+    // Shown whatever the checks' visibility: a student must learn that nothing was graded.
+    tests.push_back(test_json({.score = 0,
+                               .max_score = spec.total_points(),
+                               .status = TestStatus::failed,
+                               .name = "Submission: " + status,
+                               .number = "1",
+                               .output = detail::ungraded_output(outcome),
+                               .tags = nlohmann::json::array({"submission"}),
+                               .extra_data = nlohmann::json{{"status", status}}}));
   } else {
     int number = 0;
     for (const auto& check : spec.checks) {
-      const auto* grade = find_check(outcome, check.id);
-      const double points = check_points(outcome, check.id);
-      const auto verdict = grade ? grade->verdict : contract::Verdict::not_run;
-      score += points;
-      // A bonus check is extra credit: named so, tagged "bonus", and the score may exceed the
-      // assignment's total. An optional check left alone is not a failure.
-      auto tags = nlohmann::json::array({text::clean(check.kind, false)});
-      if (check.bonus) tags.push_back("bonus");
-      auto test_status = TestStatus::failed;
-      if (verdict == contract::Verdict::pass ||
-          (check.bonus && verdict == contract::Verdict::not_attempted)) {
-        test_status = TestStatus::passed;
-      } else if (contract::verdict_class(verdict) == contract::VerdictClass::not_judged) {
-        test_status = TestStatus::not_judged;
-        tags.push_back("not judged");
-      } else if (verdict == contract::Verdict::implausible) {
-        tags.push_back(kImplausibleSpeed);
-      }
-      const std::string note = name_note(check, verdict, test_status);
-      tests.push_back(
-          test_entry(points, check.points, test_status,
-                     fmt::format("{}{} ({}){}", check.bonus ? "Bonus (extra credit): " : "",
-                                 check.title, check.id, note),
-                     fmt::format("{}", ++number), check_output(grade), std::move(tags),
-                     nlohmann::json{{"check", text::clean(check.id, false)},
-                                    {"verdict", std::string(contract::verdict_words(verdict))},
-                                    {"bonus", check.bonus}}));
+      auto test = check_test(check, outcome, ++number);
+      score += test.score;
+      tests.push_back(test_json(std::move(test)));
     }
-  }
-
-  std::string output = fmt::format("{}: {}\nStatus: {}\nScore: {} of {}", text::clean(spec.lab),
-                                   text::clean(spec.title), status, contract::format_points(score),
-                                   contract::format_points(spec.total_points()));
-  if (spec.bonus_points() > 0 && outcome.grade) {
-    output +=
-        fmt::format(" (+{} of {} bonus)", contract::format_points(outcome.grade->bonus_points),
-                    contract::format_points(spec.bonus_points()));
-  }
-  if (outcome.grade) {
-    for (const auto& problem : outcome.grade->problems) output += "\nProblem: " + problem;
-    if (!outcome.message.empty()) output += "\n\n" + outcome.message;
   }
   auto results = nlohmann::json{
       {"score", score},
-      {"output", output_text(output)},
+      {"execution_time", execution_seconds(outcome)},
+      {"output", detail::summary_output(spec, outcome, score)},
       {"output_format", "text"},
       {"tests", std::move(tests)},
       {"extra_data",
@@ -143,7 +143,8 @@ nlohmann::json gradescope_results(const contract::LabSpec& spec, const StudentOu
         {"status", status},
         {"max_score", spec.total_points()}}},
   };
-  // Lab 8's race: Gradescope's leaderboard (only for specs that mark leaderboard checks).
+  // Lab 8's race: Gradescope's leaderboard (only for specs that mark leaderboard checks). The
+  // entries carry no name: Gradescope shows each under the pseudonym the student chose.
   if (auto leaderboard = gradescope_leaderboard(spec, outcome); !leaderboard.empty()) {
     results["leaderboard"] = std::move(leaderboard);
   }

@@ -45,6 +45,12 @@ bool has_problems(const StudentOutcome& outcome) {
   return !outcome.grade || outcome.status != kGradedStatus || !outcome.grade->problems.empty();
 }
 
+bool grader_unfinished(const StudentOutcome& outcome) {
+  return !outcome.grade &&
+         (outcome.status == kInterruptedStatus || outcome.status == kGraderErrorStatus ||
+          outcome.status == kNotGradedStatus);
+}
+
 bool graded_under_emulation(std::span<const StudentOutcome> outcomes) {
   return std::any_of(outcomes.begin(), outcomes.end(),
                      [](const StudentOutcome& o) { return o.grade && o.grade->emulated; });

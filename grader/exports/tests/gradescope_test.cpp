@@ -15,7 +15,8 @@ std::set<std::string> keys(const nlohmann::json& object) {
   return out;
 }
 
-const std::set<std::string> kTopLevel{"score", "output", "output_format", "tests", "extra_data"};
+const std::set<std::string> kTopLevel{"score",         "execution_time", "output",
+                                      "output_format", "tests",          "extra_data"};
 const std::set<std::string> kTest{"score",  "max_score",     "status", "name",       "number",
                                   "output", "output_format", "tags",   "visibility", "extra_data"};
 
@@ -143,6 +144,77 @@ TEST_F(Gradescope, AnImplausibleSpeedIsAFailedTestWithItsReason) {
                         0),
             0u)
       << words;
+}
+
+// The spec's "visibility" reaches each check's test; the submission's own problem is always shown.
+TEST_F(Gradescope, EachTestHasItsChecksVisibility) {
+  auto document = nlohmann::json::parse(R"({
+    "lab": "lab9", "title": "t",
+    "checks": [
+      {"id": "A.Shown", "kind": "correctness", "title": "a", "points": 10},
+      {"id": "A.Later", "kind": "correctness", "title": "b", "points": 5,
+       "visibility": "after_due_date"},
+      {"id": "A.Published", "kind": "structure", "title": "c", "points": 5,
+       "visibility": "after_published"},
+      {"id": "A.Hidden", "kind": "structure", "title": "d", "points": 0, "visibility": "hidden"}
+    ]})");
+  const auto hiding = contract::parse_spec(document, "spec.json");
+  using contract::Verdict;
+  const auto results = gradescope_results(
+      hiding, testing::graded(hiding, "alice",
+                              {testing::record("A.Shown", Verdict::pass),
+                               testing::record("A.Later", Verdict::fail, "wrong"),
+                               testing::record("A.Published", Verdict::pass),
+                               testing::record("A.Hidden", Verdict::pass)}));
+  ASSERT_EQ(results["tests"].size(), 4u);
+  EXPECT_EQ(results["tests"][0]["visibility"], "visible");
+  EXPECT_EQ(results["tests"][1]["visibility"], "after_due_date");
+  EXPECT_EQ(results["tests"][2]["visibility"], "after_published");
+  EXPECT_EQ(results["tests"][3]["visibility"], "hidden");
+  const auto ungraded =
+      gradescope_results(hiding, testing::ungraded("bob", "compile error", "kernel.cu:3: error"));
+  EXPECT_EQ(ungraded["tests"][0]["visibility"], "visible");
+}
+
+// How long the grading ran: the submission's whole seconds at the top (Gradescope's field), each
+// check's own seconds in its test's extra_data.
+TEST_F(Gradescope, ExecutionTimeIsTheChecksRuns) {
+  using contract::Verdict;
+  auto records =
+      std::vector<contract::CheckRecord>{testing::record("Tiled.Correctness", Verdict::pass),
+                                         testing::record("Tiled.SharedMemory", Verdict::pass)};
+  records[0].duration_s = 61.7;
+  records[1].duration_s = 3.25;
+  const auto results = gradescope_results(spec, testing::graded(spec, "alice", records));
+  EXPECT_EQ(results["execution_time"], 65);
+  EXPECT_DOUBLE_EQ(results["tests"][0]["extra_data"]["execution_time"].get<double>(), 61.7);
+  EXPECT_DOUBLE_EQ(results["tests"][1]["extra_data"]["execution_time"].get<double>(), 3.25);
+  EXPECT_DOUBLE_EQ(results["tests"][2]["extra_data"]["execution_time"].get<double>(), 0);
+  EXPECT_EQ(gradescope_results(spec, outcomes[2])["execution_time"], 0);
+}
+
+// A student on Gradescope sees no report: what the compiler said is in the test's output.
+TEST_F(Gradescope, AFailedBuildShowsTheCompilersMessages) {
+  auto outcome = testing::ungraded("frank", "compile error", "kernel.cu does not compile");
+  outcome.build_output = "kernel.cu:25:73: error: 'PValue' was not declared in this scope";
+  const auto output = gradescope_results(spec, outcome)["tests"][0]["output"].get<std::string>();
+  EXPECT_NE(output.find("kernel.cu:25:73: error: 'PValue' was not declared"), std::string::npos)
+      << output;
+}
+
+// The replay command names the student's own program, never where the grader's kit lies.
+TEST_F(Gradescope, TheReplayCommandNamesNoGraderPath) {
+  auto record = testing::record("Tiled.Correctness", contract::Verdict::fail, "wrong at (0, 0)");
+  record.reproduce =
+      "LAB_SEED=546994641 LAB_CASE='64 x 64' /srv/grader/build/grading-kit/lab9/bin/lab9 "
+      "--gtest_filter=Tiled.Correctness";
+  const auto results = gradescope_results(spec, testing::graded(spec, "alice", {record}));
+  const auto output = results["tests"][0]["output"].get<std::string>();
+  EXPECT_NE(output.find("Reproduce: LAB_SEED=546994641 LAB_CASE='64 x 64' ./labs/lab9 "
+                        "--gtest_filter=Tiled.Correctness"),
+            std::string::npos)
+      << output;
+  EXPECT_EQ(results.dump().find("/srv/grader"), std::string::npos);
 }
 
 TEST_F(Gradescope, LongMessagesAreCut) {

@@ -1,8 +1,11 @@
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "cgroup_parent.hpp"
+#include "diagnose.hpp"
 #include "locate.hpp"
 #include "run_cgroup.hpp"
 #include "sandbox/sandbox.hpp"
@@ -31,6 +34,7 @@ void probe_bubblewrap(Capabilities& caps) {
   }
   caps.why_not = fmt::format("{} does not work here ({}): {}", bwrap.path, describe(result),
                              result.output.substr(0, 500));
+  caps.bubblewrap_diagnosis = diagnose_bubblewrap(result.output, read_host_facts("/", ::geteuid()));
 }
 
 // Makes (and removes) a group as a run would; returns whether it caps processes too.
@@ -45,6 +49,11 @@ bool probe_memory(Capabilities& caps) {
     }
   }
   caps.memory_cap = "not capped: " + error;
+  if (parent.kind == CgroupKind::none) {
+    const char* chosen = std::getenv("LABGRADE_CGROUP");
+    caps.memory_diagnosis = diagnose_cgroup(read_cgroup_facts("/", chosen ? chosen : ""),
+                                            read_host_facts("/", ::geteuid()));
+  }
   return false;
 }
 

@@ -42,6 +42,11 @@ struct BatchOptions {
   // The emulated memory and race pass (batch/emulated_pass.hpp): an emulation kit's folder, "off",
   // or "" for the kit's own (kit.json's emulation_kit, from LABS_EMULATION_KIT_ROOT).
   std::string emulated_pass;
+  // The class's roster (labgrade batch --roster; grader/lms): submissions are matched to its
+  // students by the ids in their LMS download names, and canvas.csv and moodle.csv are written.
+  // Empty: every submission is its own student, named by its file or folder (as without it).
+  std::filesystem::path roster;
+  std::string lms_assignment;  // canvas.csv's assignment column (--lms-assignment)
 
   // Grading in shards (batch/shard.hpp); a plain batch leaves these empty.
   std::filesystem::path state_dir;     // default: out/.labgrade

@@ -6,4 +6,6 @@
 #include "exports/gradescope.hpp"
 #include "exports/junit.hpp"
 #include "exports/leaderboard.hpp"
+#include "exports/lms_gradebooks.hpp"
 #include "exports/outcome.hpp"
+#include "exports/prairielearn.hpp"

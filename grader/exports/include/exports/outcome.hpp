@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "contract/grade.hpp"
+#include "exports/lms_identity.hpp"
 
 namespace exports {
 
@@ -20,10 +21,26 @@ struct StudentOutcome {
   std::string message;  // details, e.g. the compiler's message (untrusted, may be long)
   std::optional<contract::LabGrade> grade;  // absent when nothing could be run
   std::string report_path;  // the student's HTML report, relative to the gradebook (may be empty)
+  // Who the student is to the LMS, when the batch had a roster that placed them (canvas.csv and
+  // moodle.csv list only these); absent otherwise.
+  std::optional<LmsIdentity> lms;
+  // What the compiler and linker printed (untrusted, may be long): the platforms whose students
+  // see no report (Gradescope, PrairieLearn) show it with a build that failed.
+  std::string build_output;
 };
 
 // The status that means "the submission ran and was graded"; anything else is a problem to list.
 inline constexpr std::string_view kGradedStatus = "graded";
+
+// The statuses that say the grader, not the submission, stopped short: no grade, but no zero
+// either (the LMS exports leave the score empty). batch::status_words words them with these.
+inline constexpr std::string_view kInterruptedStatus = "interrupted";
+inline constexpr std::string_view kGraderErrorStatus = "grader error";
+inline constexpr std::string_view kNotGradedStatus = "not graded";
+
+// True when the outcome has no grade because the grader did not finish with it (the statuses
+// above), not because of the submission (a compile error earns 0).
+bool grader_unfinished(const StudentOutcome& outcome);
 
 // The grade of one check of the spec, found by id (not by position, so a grade computed against a
 // spec with other checks cannot shift points between columns). Null when the student has no grade

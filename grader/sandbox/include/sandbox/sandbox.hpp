@@ -31,6 +31,7 @@
 // run() and probe() may be called from several threads at once; they never throw.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,18 +39,31 @@
 
 namespace sandbox {
 
+// Why a part of the sandbox cannot work on this machine, where the grader recognises the cause
+// (Docker's confinement, Ubuntu's user-namespace restriction, a cgroup not delegated): one line
+// each, for the instructor.
+struct Diagnosis {
+  std::string cause;
+  std::string fix;
+};
+
 // What this machine supports, in words for the instructor (and flags for tests and callers).
 struct Capabilities {
   bool bubblewrap = false;  // an isolated `true` ran
   std::string bwrap_path;
   std::string why_not;  // when !bubblewrap
+  // When !bubblewrap and the cause is one the grader knows: what to tell the instructor.
+  std::optional<Diagnosis> bubblewrap_diagnosis;
   bool memory_capped = false;
   std::string memory_cap;  // how, or "not capped: why"
+  // When !memory_capped and the cause is one the grader knows.
+  std::optional<Diagnosis> memory_diagnosis;
   bool processes_capped = false;
   std::string process_cap;  // how, or "not capped: why"
 };
 
-// Finds bubblewrap and runs `true` in a sandbox, tries a per-run cgroup; takes about 0.1 s.
+// Finds bubblewrap and runs `true` in a sandbox, tries a per-run cgroup; takes about 0.1 s. What
+// fails is diagnosed from bubblewrap's words and from /proc (diagnose.hpp).
 Capabilities probe();
 
 // Runs argv[0] (a path, or a name looked up in the sandbox's PATH) under the policy. Never throws:

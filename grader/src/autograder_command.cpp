@@ -1,0 +1,36 @@
+#include "autograder_command.hpp"
+
+#include "batch_options_cli.hpp"
+
+namespace grader {
+
+AutograderCommand::AutograderCommand(CLI::App& app) {
+  command_ = app.add_subcommand(
+      "autograder",
+      "Grade one submission on an autograder platform (what a `labgrade package` runs): labgrade "
+      "batch on a class of one, the outcome written as the platform's results.json");
+  command_->add_option("platform", options_.platform, "gradescope or prairielearn")
+      ->required()
+      ->check(CLI::IsMember({"gradescope", "prairielearn"}));
+  command_->add_option("lab", options_.lab, "The lab, e.g. lab6")->required();
+  command_->add_option("submission", options_.submission, "The folder of the student's files")
+      ->required();
+  command_->add_option("results", options_.results, "The results.json to write")->required();
+  command_->add_option("--kit", options_.kit_dir, "The lab's grading kit")->required();
+  command_->add_option("--work", options_.work, "Scratch folder (emptied parts are replaced)")
+      ->required();
+  command_
+      ->add_option("--sandbox", options_.sandbox,
+                   "auto: grade without bubblewrap where it cannot run, saying so; required: "
+                   "refuse then")
+      ->check(CLI::IsMember({"auto", "required"}));
+  command_->add_option("--time-limit", options_.max_check_seconds, "Seconds each check may run")
+      ->check(CLI::PositiveNumber);
+}
+
+int AutograderCommand::run() {
+  options_.labgrade_executable = this_executable();
+  return run_autograder(options_);
+}
+
+}  // namespace grader
