@@ -239,11 +239,12 @@ def compare(platform, report, batch, expected_file=None):
             verdict = mischief(report, label, name, expected_entries) or "ok"
         failures += verdict != "ok"
         shown = expected[1] if expected else "-"
-        rows.append((name, platform_score(platform, results, expected[2] if expected else 100)[1]
-                     if results else "-", shown, elapsed, rss, peak, verdict))
-    print(f"{'submission':32} {'score':>7} {'batch':>7} {'time':>8} {'max RSS':>8} {'peak':>9}  check")
+        score = platform_score(platform, results, expected[2] if expected else 100)[1] if results else "-"
+        rows.append((name, "not gradable" if score is None else score, shown, elapsed, rss, peak,
+                     verdict))
+    print(f"{'submission':32} {'score':>12} {'batch':>7} {'time':>8} {'max RSS':>8} {'peak':>9}  check")
     for row in rows:
-        print(f"{row[0][:32]:32} {str(row[1]):>7} {str(row[2]):>7} {row[3]:>8} {row[4]:>8} {row[5]:>9}  {row[6]}")
+        print(f"{row[0][:32]:32} {str(row[1]):>12} {str(row[2]):>7} {row[3]:>8} {row[4]:>8} {row[5]:>9}  {row[6]}")
     for label in sorted(p.stem for p in pathlib.Path(report).glob("setup*.time")):
         elapsed, rss, peak = measurement(report, label)
         print(f"{label}: {elapsed}, max RSS {rss}, cgroup peak {peak}")

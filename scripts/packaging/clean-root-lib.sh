@@ -1,6 +1,6 @@
 # The steps of scripts/packaging/test-in-clean-root.sh (sourced there): a clean root, commands run
 # inside it as the platforms run theirs (root, a fresh /tmp, the network for apt), each measured.
-# Uses the caller's variables: repo, labgrade, scratch, root, report, platform, lab, no_bwrap, limits.
+# Uses the caller's variables: repo, labgrade, scratch, root, report, platform, lab, no_bwrap, limits, cpus.
 
 # Unpacks the minbase tarball (made with mmdebstrap when none is given) into $2.
 make_root() {
@@ -63,7 +63,7 @@ memory_parent() {
 # run inside the root, so that its maximum resident set size is the largest process's of the
 # whole tree (report/LABEL.time); the root's processes in a memory cgroup of their own where this
 # machine has one (its peak, page cache included, and its OOM count in report/LABEL.mem). With
-# --limits also capped at 768 MB and half a CPU, Gradescope's defaults.
+# --limits also capped at 768 MB and half a CPU, Gradescope's defaults (--cpus: another share).
 measured() {
   local label=$1 dir=$2
   shift 2
@@ -79,7 +79,7 @@ measured() {
     cpu=/sys/fs/cgroup/cpu/labgrade-test-$$
     mkdir -p "$cpu"
     echo 100000 > "$cpu/cpu.cfs_period_us"
-    echo 50000 > "$cpu/cpu.cfs_quota_us"
+    awk -v cpus="$cpus" 'BEGIN { printf "%d\n", cpus * 100000 }' > "$cpu/cpu.cfs_quota_us"
     groups+=("$cpu/cgroup.procs")
   fi
   rm -rf "$out"
@@ -202,4 +202,32 @@ print(json.load(open(sys.argv[1]))["externalGradingOptions"]["entrypoint"])' \
 escaped_files() {
   find "$root" -xdev -name 'ESCAPED-mallory*' -not -path "$root/proc/*" 2>/dev/null |
     grep -v "/labgrade-work/out/.labgrade/work/" || true
+}
+
+# What another user may read in the root once the setup is done: the kit, and not the reference
+# solution nor the rest of the build (as nobody, the compile without bubblewrap, and as 200000, a
+# launcher's uid). Writes report/permissions.txt; returns 1 on a breach.
+check_permissions() {
+  local solution kit build
+  if [ "$platform" = gradescope ]; then
+    solution=/autograder/source/project/solutions/lab6-tiled-matmul/kernel.cu
+    build=/autograder/labgrade
+  else
+    solution=/opt/labgrade/src/solutions/lab6-tiled-matmul/kernel.cu
+    build=/opt/labgrade/build
+  fi
+  kit=$build/grading-kit/$lab/include/$lab.h
+  root_binds=()
+  in_root / sh -c '
+    for uid in 65534 200000; do
+      setpriv --reuid=$uid --regid=$uid --clear-groups --no-new-privs sh -c "
+        cat $1 >/dev/null 2>&1 && echo \"BREACH: uid $uid reads the reference solution\"
+        ls $2 >/dev/null 2>&1 && echo \"BREACH: uid $uid lists the build\"
+        cat $2/CMakeCache.txt >/dev/null 2>&1 && echo \"BREACH: uid $uid reads the build\"
+        cat $3 >/dev/null 2>&1 || echo \"BROKEN: uid $uid cannot read the kit\"
+        echo \"uid $uid: checked\""
+    done' sh "$solution" "$build" "$kit"
+  "${root_cmd[@]}" > "$report/permissions.txt" 2>&1
+  cat "$report/permissions.txt"
+  ! grep -qE "BREACH|BROKEN" "$report/permissions.txt"
 }

@@ -18,6 +18,7 @@
 #                       class again on this machine
 #     --no-bubblewrap   grade as where bubblewrap cannot start (LABGRADE_BWRAP names no program)
 #     --limits          run each submission under Gradescope's default limits: 0.5 CPU, 768 MB
+#     --cpus N          with --limits, N CPUs instead of 0.5 (e.g. 1, 2)
 #     --reuse-root      keep a root whose setup finished in an earlier run
 # Needs root, bubblewrap, tar, python3 and /usr/bin/time on this machine. Exit 0 when every
 # results file is well-formed and every score equals the batch's.
@@ -30,7 +31,7 @@ labgrade=$repo/build/grader/labgrade
 tarball=${LABS_CLEAN_ROOT_TAR:-}
 scratch=/tmp/labgrade-clean-$platform
 class=$repo/examples/lab6-class/submissions
-only="" batch="" no_bwrap=0 limits=0 reuse=0
+only="" batch="" no_bwrap=0 limits=0 cpus=0.5 reuse=0
 while [ $# -gt 0 ]; do
   case $1 in
     --labgrade) labgrade=$2; shift 2 ;;
@@ -41,6 +42,7 @@ while [ $# -gt 0 ]; do
     --batch) batch=$2; shift 2 ;;
     --no-bubblewrap) no_bwrap=1; shift ;;
     --limits) limits=1; shift ;;
+    --cpus) cpus=$2; shift 2 ;;
     --reuse-root) reuse=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -72,6 +74,9 @@ else
   touch "$scratch/setup-done"
 fi
 [ -f "$report/setup.time" ] || cp "$scratch/setup-measures"/* "$report/" 2>/dev/null || true
+echo "== who may read what in the root"
+permissions_ok=1
+check_permissions || permissions_ok=0
 
 # The entries graded: the class, or the --only ones (copied, so that the batch grades them alone).
 if [ -n "$only" ]; then
@@ -96,5 +101,10 @@ for entry in "$class"/*; do
 done
 
 escaped_files > "$report/escaped.txt"
+set +e
 python3 "$repo/scripts/packaging/check-results.py" compare "$platform" "$report" "$batch" \
   "$repo/examples/lab6-class/expected.json" | tee "$report/summary.txt"
+status=${PIPESTATUS[0]}
+set -e
+[ "$permissions_ok" -eq 1 ] || { echo "permissions: see $report/permissions.txt"; status=1; }
+exit "$status"
