@@ -17,11 +17,15 @@ using nlohmann::json;
 
 void write_outcome_file(const fs::path& dir, const std::string& slug,
                         const exports::StudentOutcome& outcome) {
-  json entry{{"student", outcome.student},         {"slug", slug},
-             {"status", outcome.status},           {"message", outcome.message},
+  json entry{{"student", outcome.student},
+             {"slug", slug},
+             {"status", outcome.status},
+             {"message", outcome.message},
              {"build_output", outcome.build_output},
-             {"report_path", outcome.report_path}, {"graded", outcome.grade.has_value()},
-             {"records", json::array()},           {"problems", json::array()}};
+             {"report_path", outcome.report_path},
+             {"graded", outcome.grade.has_value()},
+             {"records", json::array()},
+             {"problems", json::array()}};
   if (outcome.grade) {
     // The records the grade was made from (those of the spec's checks) and its problems (records
     // that matched no check): grading them again gives the same grade.
