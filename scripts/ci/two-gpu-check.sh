@@ -2,7 +2,9 @@
 # On a machine with two GPUs: grades a made-up class of N lab 6 submissions (scripts/make-class.sh)
 # once on GPU 0 and once spread over GPUs 0 and 1, with the same seed, and checks that the two
 # gradebooks agree student by student (scripts/ci/compare-gradebooks.py) and that both GPUs ran
-# kernels in the second run (nvidia-smi sampled every half second). Prints both times.
+# kernels in the second run (nvidia-smi sampled every half second). Prints both times and fails
+# when two GPUs were less than LABS_MIN_SPEEDUP (default 1.5) times faster than one (issue 33: a
+# grading host's second GPU must pay for itself).
 #   scripts/ci/two-gpu-check.sh [N] [OUT] [labgrade batch options]     (default 40, /tmp/two-gpu)
 # Uses LABS_GRADER_BUILD (default build-grader/, configured with the solutions and built here).
 set -eu
@@ -47,7 +49,9 @@ grade() {  # grade NAME GPUS [options]: one batch, with the GPUs' use sampled
     tee -a "$out/summary.txt"
 }
 grade one-gpu 0 "$@"
+one_gpu_seconds=$seconds
 grade two-gpus 0,1 "$@"
+two_gpus_seconds=$seconds
 used=$(cut -d, -f1 "$out/two-gpus.samples" | sort -u | grep -c . || true)
 same=0
 python3 "$root/scripts/ci/compare-gradebooks.py" "$out/one-gpu" "$out/two-gpus" > "$out/compare.txt" ||
@@ -59,4 +63,12 @@ if [ "$used" -lt 2 ]; then
   echo "two-gpu-check: the two-GPU run was seen on $used GPU(s) only" | tee -a "$out/summary.txt"
   exit 1
 fi
-echo "two-gpu-check: same verdicts, both GPUs used ($out/summary.txt)"
+min_speedup=${LABS_MIN_SPEEDUP:-1.5}
+speedup=$(awk "BEGIN{printf \"%.2f\", $one_gpu_seconds / $two_gpus_seconds}")
+echo "speed-up: ${speedup}x (${one_gpu_seconds} s on one GPU, ${two_gpus_seconds} s on two; at least ${min_speedup}x expected)" |
+  tee -a "$out/summary.txt"
+if awk "BEGIN{exit !($speedup < $min_speedup)}"; then
+  echo "two-gpu-check: two GPUs were only ${speedup}x as fast as one (at least ${min_speedup}x expected)"
+  exit 1
+fi
+echo "two-gpu-check: same verdicts, both GPUs used, ${speedup}x faster ($out/summary.txt)"
