@@ -1,5 +1,8 @@
 #include "autograder_command.hpp"
 
+#include <cstdio>
+#include <exception>
+
 #include "batch_options_cli.hpp"
 
 namespace grader {
@@ -30,7 +33,14 @@ AutograderCommand::AutograderCommand(CLI::App& app) {
 
 int AutograderCommand::run() {
   options_.labgrade_executable = this_executable();
-  return run_autograder(options_);
+  try {
+    return run_autograder(options_);
+  } catch (const std::exception& error) {
+    // The results could not be written (a folder that cannot be made, a full disk): the platform
+    // reports the run as failed, and this line says why.
+    std::fprintf(stderr, "labgrade autograder: %s\n", error.what());
+    return 2;
+  }
 }
 
 }  // namespace grader

@@ -55,19 +55,20 @@ nlohmann::json platform_results(const AutograderOptions& options, const contract
   return results;
 }
 
-// Results that say the grader could not grade, where a spec is known to word them against.
+// Results that say the grader could not grade this submission (the student sees that much; the
+// log says why). Without the kit's spec, a spec of no checks words them.
 int grader_failure(const AutograderOptions& options, const contract::LabSpec* spec,
                    const std::string& why, const Isolation& isolation) {
   say("labgrade autograder: cannot grade this submission: {}", why);
-  if (spec) {
-    exports::StudentOutcome outcome;
-    outcome.student = kAutograderStudent;
-    outcome.status = std::string(exports::kGraderErrorStatus);
-    outcome.message = "the autograder could not grade this submission; tell your instructor";
-    batch::write_whole_file(
-        options.results,
-        platform_results(options, *spec, outcome, isolation).dump(2, ' ', false, kReplace));
-  }
+  contract::LabSpec unknown;
+  unknown.lab = unknown.title = options.lab;
+  exports::StudentOutcome outcome;
+  outcome.student = kAutograderStudent;
+  outcome.status = std::string(exports::kGraderErrorStatus);
+  outcome.message = "the autograder could not grade this submission; tell your instructor";
+  batch::write_whole_file(options.results,
+                          platform_results(options, spec ? *spec : unknown, outcome, isolation)
+                              .dump(2, ' ', false, kReplace));
   return batch::command_exit::cannot_start;
 }
 

@@ -110,6 +110,9 @@ TEST(LabgradePackage, GradescopeScriptsGradeWithTheKitTheSetupBuilds) {
   EXPECT_EQ(setup.find('@'), std::string::npos) << setup;
   EXPECT_EQ(run_shell("sh -n " + (dir / "x/run_autograder").string()).exit_code, 0);
   EXPECT_EQ(run_shell("sh -n " + (dir / "x/setup.sh").string()).exit_code, 0);
+  EXPECT_EQ(run_shell("sh -n " + (dir / "x/project/scripts/packaging/setup-grader.sh").string())
+                .exit_code,
+            0);
 }
 
 TEST(LabgradePackage, PrairieLearnContextRunsTheSameSetupAndItsEntrypoint) {
@@ -216,6 +219,37 @@ TEST(LabgradeAutograder, NoSandboxUnderRequiredWritesResultsThatSaySo) {
       EXPECT_EQ(check.exit_code, 0) << check.output;
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// A kit that does not load (the image's build broke): the student still learns that nothing was
+// graded, and the log says why; results that cannot be written are one line, never a trace.
+TEST(LabgradeAutograder, ABrokenKitOrResultsPathIsSaidPlainly) {
+  const auto dir = scratch("autograder-broken");
+  fs::create_directories(dir / "submission");
+  const auto results = dir / "results" / "results.json";
+  const auto r = run_shell(kLabgrade + " autograder prairielearn lab6 " +
+                           (dir / "submission").string() + " " + results.string() + " --kit " +
+                           (dir / "no-kit").string() + " --work " + (dir / "work").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("labgrade autograder: cannot grade this submission: "), std::string::npos)
+      << r.output;
+  ASSERT_TRUE(fs::exists(results)) << r.output;
+  const auto json = nlohmann::json::parse(read_all(results));
+  EXPECT_EQ(json.at("gradable"), false);
+  EXPECT_NE(json.at("message").get<std::string>().find("tell your instructor"), std::string::npos);
+
+  write_file(dir / "a-file", "");
+  const auto unwritable =
+      run_shell(kLabgrade + " autograder gradescope lab6 " + (dir / "submission").string() + " " +
+                (dir / "a-file" / "results.json").string() + " --kit " + (dir / "no-kit").string() +
+                " --work " + (dir / "work").string());
+  EXPECT_EQ(unwritable.exit_code, 2) << unwritable.output;
+  EXPECT_NE(unwritable.output.find("labgrade autograder: "), std::string::npos);
+  EXPECT_EQ(unwritable.output.find("terminate called"), std::string::npos) << unwritable.output;
 }
 
 }  // namespace
