@@ -341,6 +341,7 @@ endfunction()
 function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
   _labs_add_launcher_view_test(${lab} "${ids}")
   set(variants "starter=${lab_dir}/kernel.cu")
+  set(nightly_variants "")
   # Hostile submissions (examples/redteam/<folder>/) are known-wrong kernels too: each must fail
   # every check it did not earn.
   get_filename_component(folder "${lab_dir}" NAME)
@@ -358,6 +359,14 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
       continue()
     endif()
     list(APPEND variants "${name}=${file}")
+    # "// emulation: nightly (why)": a kernel whose tests take long on the CPU (tens of seconds:
+    # a Large check and its diagnosis re-runs on the emulator). Under the emulation its tests are
+    # labelled `nightly`, which CI's emulation pass leaves out (scripts/run-tests.sh) to stay
+    # within its time; the GPU job runs them as ever, and so does LABS_CI_NIGHTLY=1.
+    file(STRINGS "${file}" nightly_line REGEX "^// emulation: nightly")
+    if(LABS_EMULATION AND nightly_line)
+      list(APPEND nightly_variants "${name}")
+    endif()
   endforeach()
   set(correctness_checks "")
   foreach(id kind IN ZIP_LISTS ids kinds)
@@ -571,6 +580,13 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         ENVIRONMENT "${environment}")
       labs_gpu_test(${lab}.must_fail.${name}.without_bubblewrap)
     endif()
+  endforeach()
+  foreach(name IN LISTS nightly_variants)
+    foreach(suffix "" .emulated_race .emulated_racecheck .emulated_memcheck .without_bubblewrap)
+      if(TEST ${lab}.must_fail.${name}${suffix})
+        set_property(TEST ${lab}.must_fail.${name}${suffix} APPEND PROPERTY LABELS nightly)
+      endif()
+    endforeach()
   endforeach()
 endfunction()
 

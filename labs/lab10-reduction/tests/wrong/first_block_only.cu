@@ -1,4 +1,5 @@
 // must-fail: ReduceSum.Integers ReduceSum.Reals ReduceSum.Large
+// emulation: nightly (its tests take about 48 s of CPU under the emulation)
 // diagnosis: one_block_sum
 // Known-wrong: every block reduces its 256 elements, but only block 0 stores its sum: the other
 // blocks' sums are dropped. Right while n fits in one block (n <= 256), wrong above.

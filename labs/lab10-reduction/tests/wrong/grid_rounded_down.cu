@@ -1,4 +1,5 @@
 // must-fail: ReduceSum.Integers ReduceSum.Reals ReduceSum.Large
+// emulation: nightly (its tests take about 47 s of CPU under the emulation)
 // diagnosis: grid_too_small
 // Known-wrong: one element per thread and n / 256 blocks, rounded down: the last n % 256 elements
 // are never added, and below 256 elements there is no block at all (a launch of 0 blocks is

@@ -1,4 +1,5 @@
 // must-fail: ReduceSum.Integers ReduceSum.Reals ReduceSum.Large ReduceSum.SharedMemory
+// emulation: nightly (its tests take about 19 s of CPU under the emulation)
 // diagnosis: output_not_initialised
 // Known-wrong: every block atomicAdds its sum into *out, but nothing sets *out to 0 first. It
 // holds whatever was in memory (the grader fills it with NaN), and NaN plus anything is NaN.

@@ -1,4 +1,5 @@
 // must-fail: MatmulNaive.Integers MatmulNaive.Reals MatmulNaive.KnownAnswers MatmulNaive.Large
+// emulation: nightly (its tests take about 16 s of CPU under the emulation)
 // diagnosis: size_fixed_in_code reads_outside_inputs
 // Known-wrong: the loads step from row to row by WIDTH, the size the student tested with
 // (#define WIDTH 16), instead of the width argument Width: the two names differ only in case.

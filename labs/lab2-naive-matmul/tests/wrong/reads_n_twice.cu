@@ -1,4 +1,5 @@
 // must-fail: MatmulNaive.Integers MatmulNaive.Reals MatmulNaive.KnownAnswers MatmulNaive.Large
+// emulation: nightly (its tests take about 19 s of CPU under the emulation)
 // diagnosis: wrong_operand
 // Known-wrong: a copy-paste slip reads N where M belongs (N[row * Width + k] * N[k * Width + col]),
 // so P is N times N.

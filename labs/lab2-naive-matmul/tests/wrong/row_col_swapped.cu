@@ -1,4 +1,5 @@
 // must-fail: MatmulNaive.Integers MatmulNaive.Reals MatmulNaive.Large
+// emulation: nightly (its tests take about 16 s of CPU under the emulation)
 // diagnosis: transposed_result
 // Known-wrong: row and col are swapped in the inner product (M[col][k] * N[k][row]), so P comes
 // out transposed. The seeds' worked examples have symmetric products: only random inputs see it.

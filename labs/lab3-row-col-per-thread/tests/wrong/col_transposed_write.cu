@@ -1,4 +1,5 @@
 // must-fail: ColPerThread.Integers ColPerThread.Reals
+// emulation: nightly (its tests take about 29 s of CPU under the emulation)
 // diagnosis: transposed_result
 // Known-wrong: the column kernel writes its result to P[col * Width + row], so P comes out
 // transposed. The seeds' worked examples have symmetric products, so only random inputs see it.

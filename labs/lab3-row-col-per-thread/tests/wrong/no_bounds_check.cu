@@ -1,4 +1,5 @@
 // must-fail: RowPerThread.Integers RowPerThread.Reals ColPerThread.Integers ColPerThread.Reals
+// emulation: nightly (its tests take about 19 s of CPU under the emulation)
 // diagnosis: out_of_bounds_write
 // Known-wrong: the grids are rounded up to blocks of 64 threads but neither kernel checks its
 // index, so when Width is not a multiple of 64 the extra threads write past the end of P.

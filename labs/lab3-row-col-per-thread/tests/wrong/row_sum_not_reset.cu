@@ -1,4 +1,5 @@
 // must-fail: RowPerThread.Integers RowPerThread.Reals RowPerThread.KnownAnswers
+// emulation: nightly (its tests take about 35 s of CPU under the emulation)
 // diagnosis: accumulator_not_reset
 // Known-wrong: the row kernel sets Pvalue to 0 once, before its loop over the columns, so each
 // element of a row also holds the sums of every column before it. The column kernel is right.

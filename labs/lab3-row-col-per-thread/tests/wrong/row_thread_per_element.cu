@@ -1,4 +1,5 @@
 // must-fail: RowPerThread.OneThreadPerRow
+// emulation: nightly (its tests take about 23 s of CPU under the emulation)
 // diagnosis: thread_per_element
 // Known-wrong: the row launcher reuses lab 2's 2D grid with a thread per element of P, so every
 // row is computed by Width threads at once, all writing the same values. The product is right;

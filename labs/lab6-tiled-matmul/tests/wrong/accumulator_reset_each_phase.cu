@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Integers TiledMatmul.Reals TiledMatmul.Large
+// emulation: nightly (its tests take about 43 s of CPU under the emulation)
 // diagnosis: accumulator_reset_in_loop
 // Known-wrong: Pvalue is set back to 0 at the start of every phase (as well as before the loop),
 // so only the last pair of tiles contributes to P.

@@ -1,4 +1,5 @@
 // must-fail: sanitizer.memcheck
+// emulation: nightly (its tests take about 19 s of CPU under the emulation)
 // Known-wrong: both tiles live in one dynamic shared array, but the launch asks for the bytes of
 // one tile only (TILE_WIDTH * TILE_WIDTH, not times sizeof(float) and not times two). Nds lies past
 // the end of what the block was given; the results can still come out right, and memcheck (or,

@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Integers TiledMatmul.Reals TiledMatmul.Large
+// emulation: nightly (its tests take about 40 s of CPU under the emulation)
 // diagnosis: size_fixed_in_code
 // Known-wrong: the tile loads step from row to row by WIDTH, the size the student first tried
 // (#define WIDTH 64), instead of the width argument Width: the two names differ only in case.

@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Reals TiledMatmul.Large
+// emulation: nightly (its tests take about 32 s of CPU under the emulation)
 // diagnosis: integer_truncation
 // Known-wrong: Pvalue is an int. Each Pvalue += ... adds the product to Pvalue in float and
 // truncates the sum back to an int: exact on integer-valued matrices (TiledMatmul.Integers

@@ -1,4 +1,5 @@
 // must-fail: sanitizer.racecheck
+// emulation: nightly (its tests take about 42 s of CPU under the emulation)
 // diagnosis: race
 // Known-wrong: no __syncthreads() after the inner product loop, so a fast warp can load the next
 // phase's tiles over values that a slower warp is still reading (a race: wrong only on some runs).

@@ -1,4 +1,5 @@
 // must-fail: sanitizer.racecheck
+// emulation: nightly (its tests take about 39 s of CPU under the emulation)
 // diagnosis: race
 // Known-wrong: no __syncthreads() between loading the tiles and using them, so a thread can read
 // Nds entries that another warp has not stored yet (a race: wrong only on some runs).

@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Integers TiledMatmul.Reals TiledMatmul.Large
+// emulation: nightly (its tests take about 58 s of CPU under the emulation)
 // diagnosis: wrong_operand
 // Known-wrong: a copy-paste slip loads N's tile from M (M[(ph * TILE_WIDTH + ty) * Width + col]
 // in the Nds line), so the kernel computes M times M.

@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Integers TiledMatmul.Reals
+// emulation: nightly (its tests take about 18 s of CPU under the emulation)
 // diagnosis: phase_as_inner_index
 // Known-wrong: the inner product is indexed with the phase where k belongs
 // (Mds[ty][ph] * Nds[ph][tx] inside the loop over k), so each phase adds TILE_WIDTH times one

@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Integers TiledMatmul.Reals TiledMatmul.Large
+// emulation: nightly (its tests take about 47 s of CPU under the emulation)
 // diagnosis: phase_repeated
 // Known-wrong: the loads leave out the phase (M[row * Width + tx], N[ty * Width + col]), so every
 // phase loads the first pair of tiles again and P gets Width / TILE_WIDTH times their terms.

@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Integers TiledMatmul.Reals TiledMatmul.Large
+// emulation: nightly (its tests take about 43 s of CPU under the emulation)
 // diagnosis: swapped_index
 // Known-wrong: N's tile is loaded with row and column swapped (N[col * Width + ...] instead of
 // N[(ph * TILE_WIDTH + ty) * Width + col]), so the kernel computes M times the transpose of N.

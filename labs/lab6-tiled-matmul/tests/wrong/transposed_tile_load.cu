@@ -1,4 +1,5 @@
 // must-fail: TiledMatmul.Integers TiledMatmul.Reals TiledMatmul.Large
+// emulation: nightly (its tests take about 42 s of CPU under the emulation)
 // diagnosis: tile_transposed
 // Known-wrong: M's tile is stored transposed, Mds[tx][ty] = ... where Mds[ty][tx] belongs, so the
 // inner product Mds[ty][k] * Nds[k][tx] reads a column of M's tile where a row belongs.

@@ -1,4 +1,5 @@
 // must-fail: AnySize.Reals AnySize.Large
+// emulation: nightly (its tests take about 20 s of CPU under the emulation)
 // diagnosis: integer_truncation
 // Known-wrong: the tiles are __shared__ int arrays, so every element loaded into them is
 // truncated to an int. Integer-valued matrices stay exact (AnySize.Integers and

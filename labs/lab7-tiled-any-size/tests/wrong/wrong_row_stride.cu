@@ -1,4 +1,5 @@
 // must-fail: AnySize.Integers AnySize.Reals AnySize.KnownAnswers AnySize.Large
+// emulation: nightly (its tests take about 16 s of CPU under the emulation)
 // diagnosis: wrong_row_stride reads_outside_inputs
 // Known-wrong: A is m x k, but its load steps from row to row by m, A's row count, where its row
 // length k belongs (A[row * m + a_col] instead of A[row * k + a_col]). Right whenever m == k
