@@ -224,8 +224,11 @@ class CheckRunner {
   bool give_another_run(const std::string& culprit, const sandbox::Result& result,
                         const ProcessEnd& end) {
     const bool stopped = result.stopped || result.timed_out;
+    // Once a check has run past its limit alone too, the kernel is known to hang: later checks
+    // past their limits fail without a run alone, which would hold the GPU from every other
+    // submission's speed run for one more limit each (the sample class's mallory-loop).
     if (!culprit.empty() && !decided_.count(culprit) && stopped && request_.run_alone &&
-        rerun_alone_.insert(culprit).second) {
+        !hung_alone_ && rerun_alone_.insert(culprit).second) {
       // Past its limit while others shared the machine: once more, alone, before it fails.
       drop_decided();
       alone_next_ = true;
@@ -268,6 +271,10 @@ class CheckRunner {
       record.notes.push_back(
           "it ran past its limit while other runs shared the machine, and "
           "again with the machine to itself");
+      hung_alone_ = hung_alone_ || result.stopped || result.timed_out;
+    } else if (hung_alone_ && (result.stopped || result.timed_out)) {
+      record.notes.push_back(
+          "not run again alone: an earlier check ran past its limit with the machine to itself");
     }
     decided_[culprit] = std::move(record);
   }
@@ -310,6 +317,7 @@ class CheckRunner {
   std::set<std::string> rerun_alone_;  // checks given a second run with the machine alone
   bool alone_next_ = false;
   bool silent_rerun_ = false;  // a silence with no check running was given a run alone
+  bool hung_alone_ = false;    // a check ran past its limit in a run alone too
   Turn turn_;                  // last: its thread is joined before the rest goes
 };
 

@@ -234,6 +234,25 @@ TEST(RunChecks, ATighterLimitStopsAHangSooner) {
   EXPECT_LT(took.count(), 1.9);
 }
 
+// A kernel that hangs alone too is known to hang: the next check past its limit among shared
+// runs fails without another run alone (each would hold the GPU from every speed run).
+TEST(RunChecks, AfterAHangAloneTheNextHangIsNotRunAloneAgain) {
+  const auto kit = fake_kit();
+  RunRequest request = fake_request(kit, "hang_all");
+  int alone_runs = 0;
+  request.run_alone = [&](const std::function<void()>& work) {
+    ++alone_runs;
+    work();
+  };
+  const auto outcome = run_checks(kit.spec, request);
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::fail, Verdict::fail, Verdict::fail}));
+  EXPECT_EQ(alone_runs, 1);
+  EXPECT_EQ(outcome.processes, 3);  // First shared and alone, Second shared; Third not run
+  ASSERT_FALSE(outcome.records[1].notes.empty());
+  EXPECT_NE(outcome.records[1].notes.back().find("not run again alone"), std::string::npos)
+      << outcome.records[1].notes.back();
+}
+
 // A kernel that hangs in every check costs two limits, not one per check.
 TEST(RunChecks, AfterTwoHangsTheRestAreNotRun) {
   const auto outcome = run_scenario("hang_all");
