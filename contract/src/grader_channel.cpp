@@ -41,7 +41,6 @@ int parse_fd(std::string_view text) {
 std::string encode_grader_message(const GraderMessage& message) {
   json out{{"nonce", message.nonce}, {"seed", message.seed}};
   if (message.wait_for_turn) out["wait_for_turn"] = true;
-  if (message.turn_at_first_speed_check) out["turn_at_first_speed_check"] = true;
   return out.dump() + "\n";
 }
 
@@ -52,7 +51,6 @@ GraderMessage decode_grader_message(std::string_view text) {
     message.nonce = in.at("nonce").get<std::string>();
     message.seed = in.at("seed").get<std::uint64_t>();
     message.wait_for_turn = in.value("wait_for_turn", false);
-    message.turn_at_first_speed_check = in.value("turn_at_first_speed_check", false);
   } catch (const json::exception& error) {
     throw ChannelError(fmt::format("the grader's message lacks nonce or seed: {}", error.what()));
   }

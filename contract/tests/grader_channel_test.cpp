@@ -78,19 +78,6 @@ TEST(GraderChannel, ReadsTheMessageOnceAndAStolenMessageIsAnError) {
   close(out[1]);
 }
 
-// The speed run that also runs checks left over from the hosted memcheck run is told to ask for
-// its turn before its first speed check; the message says so only when it is asked.
-TEST(GraderChannel, TheTurnMayComeAtTheFirstSpeedCheck) {
-  GraderMessage message{"n0nce", 7};
-  message.wait_for_turn = true;
-  EXPECT_FALSE(decode_grader_message(encode_grader_message(message)).turn_at_first_speed_check);
-  EXPECT_EQ(encode_grader_message(message).find("turn_at_first_speed_check"), std::string::npos);
-  message.turn_at_first_speed_check = true;
-  const auto decoded = decode_grader_message(encode_grader_message(message));
-  EXPECT_TRUE(decoded.wait_for_turn);
-  EXPECT_TRUE(decoded.turn_at_first_speed_check);
-}
-
 // A speed run's program starts before its turn: it says ready and waits for "go", which comes on
 // the same input as the message and must not be swallowed with it.
 TEST(GraderChannel, WaitsForItsTurnAfterSayingReady) {

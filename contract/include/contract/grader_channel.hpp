@@ -30,10 +30,6 @@ struct GraderMessage {
   // on the same input. The batch's speed runs start this way while another run times, so that
   // the time the GPU is held alone is spent timing, not starting.
   bool wait_for_turn = false;
-  // With wait_for_turn: the checks before the first speed check run at once (the grader holds
-  // the GPU shared for them: correctness checks too large for the hosted memcheck run), and the
-  // program says ready just before the first speed check.
-  bool turn_at_first_speed_check = false;
 };
 
 std::string encode_grader_message(const GraderMessage& message);

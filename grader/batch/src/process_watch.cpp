@@ -51,7 +51,6 @@ sandbox::Channel ProcessWatch::channel() {
   channel.on_output = request_.on_output;
   contract::GraderMessage message{nonce_, request_.seed};
   message.wait_for_turn = static_cast<bool>(request_.take_turn);
-  message.turn_at_first_speed_check = message.wait_for_turn && request_.turn_at_first_speed_check;
   channel.input = contract::encode_grader_message(message);
   add_turn(channel);
   channel.on_line = [this](std::string_view text) { read_line(text); };

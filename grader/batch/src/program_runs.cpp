@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -28,51 +29,54 @@ ProgramRuns::ProgramRuns(BatchState& batch, const std::string& slug, RunRequest 
       outcome_(outcome),
       problems_(problems) {}
 
-void ProgramRuns::run_phase(bool speed, bool with_speed_checks) {
-  request_.checks = speed ? left_for_plain_run_ : std::vector<std::string>{};
-  if (!speed || with_speed_checks) {
-    const auto checks = checks_of_kind(batch_.kit.spec, speed);
-    request_.checks.insert(request_.checks.end(), checks.begin(), checks.end());
-  }
+void ProgramRuns::run_phase(bool speed) {
+  request_.checks = checks_of_kind(batch_.kit.spec, speed);
   if (request_.checks.empty()) return;
   auto [device, gate] = batch_.gpus->least_busy();
   request_.gpu = device;
   const auto phase = fmt::format("{}@{}", speed ? "speed" : "correctness", device);
   batch_.timeline->mark(slug_, phase, "wait");
   RunOutcome ran = speed ? run_alone(*gate, phase) : run_shared(*gate, phase, device);
+  take(ran);
+}
+
+// The checks the hosted memcheck run left over (structure checks, correctness checks too large
+// for memcheck) in a shared run of their own, without memcheck. They once ran first in the speed
+// run's process, which then waited for its turn holding its CUDA contexts and buffers: with 100
+// submissions on one H200, 84 such programs were alive at once, and correct kernels lost the
+// checks that ran there (23 got 60 points, 16 nothing: 2026-11-28, docs/batch-grading-h100.md).
+// Now a program waits for its turn only with a head start, a few per GPU.
+void ProgramRuns::run_leftover() {
+  if (left_for_plain_run_.empty()) return;
+  request_.checks = std::exchange(left_for_plain_run_, {});
+  auto [device, gate] = batch_.gpus->least_busy();
+  request_.gpu = device;
+  const auto phase = fmt::format("leftover@{}", device);
+  batch_.timeline->mark(slug_, phase, "wait");
+  SharedUse shared(*gate);
+  share_with_others(*gate);
+  batch_.timeline->mark(slug_, phase, "start");
+  RunOutcome ran = run_checks(batch_.kit.spec, request_);
+  batch_.timeline->mark(slug_, phase, "end");
+  take(ran);
+}
+
+void ProgramRuns::take(RunOutcome& ran) {
   for (auto& record : ran.records) outcome_.records.push_back(std::move(record));
   problems_.insert(problems_.end(), ran.problems.begin(), ran.problems.end());
 }
 
 // The program starts now, while others may still use the GPU, and runs its checks once the GPU
-// is its alone (gpu_gate.hpp, HeadStart); it gives the GPU back when its last check is
-// recorded. The GPU's time alone is spent timing, not starting or exiting.
-//
-// Checks the hosted memcheck run left over (correctness checks too large for memcheck) run
-// first, with the GPU shared as in a correctness run; the program asks for its turn before its
-// first speed check (contract::GraderMessage::turn_at_first_speed_check).
+// is its alone (gpu_gate.hpp, HeadStart: only a few per GPU wait so, each holding its CUDA
+// contexts); it gives the GPU back when its last check is recorded. The GPU's time alone is
+// spent timing, not starting or exiting.
 RunOutcome ProgramRuns::run_alone(GpuGate& gate, const std::string& phase) {
-  const bool shared_first = !left_for_plain_run_.empty();
-  std::optional<HeadStart> head_start;
-  std::optional<SharedUse> shared;
-  const auto shared_phase = "leftover" + phase.substr(phase.find('@'));
-  if (shared_first) {
-    batch_.timeline->mark(slug_, shared_phase, "wait");
-    shared.emplace(gate);
-    batch_.timeline->mark(slug_, shared_phase, "start");
-  } else {
-    head_start.emplace(gate);
-  }
-  request_.turn_at_first_speed_check = shared_first;
+  HeadStart head_start(gate);
   std::optional<ExclusiveUse> alone;
   bool started = false;
   bool ended = false;
   request_.run_alone = nullptr;  // alone from its first check on
   request_.take_turn = [&] {
-    if (shared) {
-      shared.reset();
-      batch_.timeline->mark(slug_, shared_phase, "end");
-    }
     alone.emplace(gate);
     if (!std::exchange(started, true)) batch_.timeline->mark(slug_, phase, "start");
   };
@@ -82,22 +86,18 @@ RunOutcome ProgramRuns::run_alone(GpuGate& gate, const std::string& phase) {
     ended = true;
   };
   RunOutcome ran = run_checks(batch_.kit.spec, request_);
-  if (shared) {  // no speed check ran
-    shared.reset();
-    batch_.timeline->mark(slug_, shared_phase, "end");
-  }
   if (!started) batch_.timeline->mark(slug_, phase, "start");  // it ended before its turn
   alone.reset();
   if (!ended) batch_.timeline->mark(slug_, phase, "end");
   return ran;
 }
 
-RunOutcome ProgramRuns::run_shared(GpuGate& gate, const std::string& phase, int device) {
-  SharedUse shared(gate);
-  request_.take_turn = nullptr;  // shared from the start
+// A shared run's hooks: no turn to wait for, and a check that runs out of time among shared runs
+// gets a run with the GPU (and, under the emulation, the CPU) to itself before it fails. The
+// caller holds the gate shared.
+void ProgramRuns::share_with_others(GpuGate& gate) {
+  request_.take_turn = nullptr;
   request_.end_turn = nullptr;
-  // A check that runs out of time among shared runs gets a run with the GPU (and, under the
-  // emulation, the CPU) to itself before it fails.
   request_.run_alone = [gate = &gate](const std::function<void()>& work) {
     gate->unlock_shared();
     {
@@ -106,6 +106,11 @@ RunOutcome ProgramRuns::run_shared(GpuGate& gate, const std::string& phase, int 
     }
     gate->lock_shared();
   };
+}
+
+RunOutcome ProgramRuns::run_shared(GpuGate& gate, const std::string& phase, int device) {
+  SharedUse shared(gate);
+  share_with_others(gate);
   batch_.timeline->mark(slug_, phase, "start");
   RunOutcome ran = hosts_memcheck() ? run_hosted_memcheck() : run_checks(batch_.kit.spec, request_);
   batch_.timeline->mark(slug_, phase, "end");
@@ -123,7 +128,6 @@ void ProgramRuns::fallback_sanitizer_pass(std::vector<contract::CheckRecord>& re
   request_.take_turn = nullptr;  // the speed run's hooks are spent
   request_.end_turn = nullptr;
   request_.run_alone = nullptr;
-  request_.turn_at_first_speed_check = false;
   sanitizer_pass(device, batch_.sanitizer_fallback, records);
 }
 

@@ -1,8 +1,8 @@
 // A built lab program's runs for one submission: the correctness run (GPU shared; under
-// memcheck when the batch hosts it, in rounds), the sanitizer pass after it, then the speed run
-// (GPU alone from its first speed check on), and the fallback sanitizer pass where the emulated
-// pass could not look, each on the least busy GPU, gathering records and problems into the
-// submission's outcome.
+// memcheck when the batch hosts it, in rounds), the sanitizer pass after it, the run of the
+// checks memcheck left over (GPU shared), then the speed run (GPU alone), and the fallback
+// sanitizer pass where the emulated pass could not look, each on the least busy GPU, gathering
+// records and problems into the submission's outcome.
 #pragma once
 
 #include <functional>
@@ -29,9 +29,12 @@ class ProgramRuns {
   std::function<void(const std::vector<contract::CheckRecord>&, const std::vector<std::string>&)>
       after_correctness;
 
-  // The correctness run (`speed` false) or the speed run, which also runs the correctness checks
-  // the hosted memcheck run left to it; `with_speed_checks` false: those only.
-  void run_phase(bool speed, bool with_speed_checks = true);
+  // The correctness run (`speed` false: GPU shared, under memcheck when the batch hosts it) or
+  // the speed run (GPU alone, with a head start).
+  void run_phase(bool speed);
+  // The checks the hosted memcheck run left over, GPU shared, without memcheck; after the
+  // correctness run, before the speed run.
+  void run_leftover();
 
   // compute-sanitizer's pass (batch.sanitizer_fallback), GPU shared, for a submission the
   // emulated pass could not look at: after the speed run, so the GPU's queue does not wait for
@@ -41,6 +44,8 @@ class ProgramRuns {
  private:
   RunOutcome run_alone(GpuGate& gate, const std::string& phase);
   RunOutcome run_shared(GpuGate& gate, const std::string& phase, int device);
+  void share_with_others(GpuGate& gate);
+  void take(RunOutcome& ran);
   bool hosts_memcheck() const;
   RunOutcome run_hosted_memcheck();
   void report_sanitizer_outcome(const SanitizerOutcome& outcome);
@@ -51,7 +56,7 @@ class ProgramRuns {
   const std::string& slug_;
   RunRequest request_;
   std::vector<std::string> kernels_;             // the student's, for the hosted memcheck run
-  std::vector<std::string> left_for_plain_run_;  // correctness checks the speed run runs
+  std::vector<std::string> left_for_plain_run_;  // checks the hosted memcheck run left over
   GradedOutcome& outcome_;
   std::vector<std::string>& problems_;
 };

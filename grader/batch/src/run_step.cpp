@@ -185,7 +185,7 @@ class CheckRunner {
       if (judged) {
         for (auto& [id, record] : *judged) decided_[id] = std::move(record);
         remaining_.clear();
-        return false;
+        return again_alone_out_of_memory();
       }
     }
     // Something ended the program early: keep what it recorded, charge the running check, and
@@ -207,6 +207,7 @@ class CheckRunner {
       fail_remaining_after_hangs();
       return false;
     }
+    again_alone_out_of_memory();
     if (!progress) {
       for (const auto& id : remaining_) {
         auto record =
@@ -228,7 +229,7 @@ class CheckRunner {
     // past their limits fail without a run alone, which would hold the GPU from every other
     // submission's speed run for one more limit each (the sample class's mallory-loop).
     if (!culprit.empty() && !decided_.count(culprit) && stopped && request_.run_alone &&
-        !hung_alone_ && rerun_alone_.insert(culprit).second) {
+        !hung_alone_ && rerun_alone_.emplace(culprit, "ran past its limit").second) {
       // Past its limit while others shared the machine: once more, alone, before it fails.
       drop_decided();
       alone_next_ = true;
@@ -249,6 +250,37 @@ class CheckRunner {
     return false;
   }
 
+  // A check the GPU's memory ran out in while others shared it (their programs hold contexts and
+  // buffers too) runs once more with the GPU to itself before its record stands, as a check past
+  // its limit does: an innocent kernel never loses points to the load of others. Its record's
+  // words (the harness's CudaError, a case's reason) say so. True when such a run is due.
+  bool again_alone_out_of_memory() {
+    if (!request_.run_alone) return false;
+    bool again = false;
+    for (auto it = decided_.begin(); it != decided_.end();) {
+      const bool pass = it->second.verdict == Verdict::pass;
+      if (pass || !mentions_gpu_out_of_memory(it->second) || rerun_alone_.count(it->first)) {
+        ++it;
+        continue;
+      }
+      rerun_alone_.emplace(it->first, "ran out of GPU memory");
+      remaining_.push_back(it->first);
+      it = decided_.erase(it);
+      again = true;
+    }
+    if (again) alone_next_ = true;
+    return again;
+  }
+
+  static bool mentions_gpu_out_of_memory(const CheckRecord& record) {
+    const auto says = [](const std::string& text) {
+      return text.find("cudaErrorMemoryAllocation") != std::string::npos ||
+             text.find("CUDA_ERROR_OUT_OF_MEMORY") != std::string::npos;
+    };
+    return says(record.reason) || std::any_of(record.cases.begin(), record.cases.end(),
+                                              [&](const auto& c) { return says(c.reason); });
+  }
+
   // The check that was running when the program ended early fails, saying how it ended.
   void charge(const std::string& culprit, const sandbox::Result& result, const ProcessEnd& end) {
     std::string reason;
@@ -267,10 +299,11 @@ class CheckRunner {
     }
     auto record = grader_record(spec_, culprit, Verdict::fail, std::move(reason));
     if (!end.tail.empty()) record.notes.push_back("last output: " + end.tail);
-    if (rerun_alone_.count(culprit)) {
-      record.notes.push_back(
-          "it ran past its limit while other runs shared the machine, and "
-          "again with the machine to itself");
+    if (const auto rerun = rerun_alone_.find(culprit); rerun != rerun_alone_.end()) {
+      record.notes.push_back(fmt::format(
+          "it {} while other runs shared the machine, then ended this way with the machine to "
+          "itself",
+          rerun->second));
       hung_alone_ = hung_alone_ || result.stopped || result.timed_out;
     } else if (hung_alone_ && (result.stopped || result.timed_out)) {
       record.notes.push_back(
@@ -298,12 +331,13 @@ class CheckRunner {
   }
 
   void note_reruns() {
-    for (const auto& id : rerun_alone_) {
+    for (const auto& [id, why] : rerun_alone_) {
       if (auto it = decided_.find(id);
           it != decided_.end() && it->second.verdict != Verdict::fail) {
-        it->second.notes.push_back(
-            "it ran past its limit while other runs shared the machine; this result is from a "
-            "run with the machine to itself");
+        it->second.notes.push_back(fmt::format(
+            "it {} while other runs shared the machine; this result is from a run with the "
+            "machine to itself",
+            why));
       }
     }
   }
@@ -313,8 +347,9 @@ class CheckRunner {
   RunOutcome outcome_;
   std::map<std::string, CheckRecord> decided_;
   std::vector<std::string> remaining_;
-  std::vector<std::string> hung_;      // checks stopped for running past their limits
-  std::set<std::string> rerun_alone_;  // checks given a second run with the machine alone
+  std::vector<std::string> hung_;  // checks stopped for running past their limits
+  // Checks given a second run with the machine alone, and why (words for the record's note).
+  std::map<std::string, std::string> rerun_alone_;
   bool alone_next_ = false;
   bool silent_rerun_ = false;  // a silence with no check running was given a run alone
   bool hung_alone_ = false;    // a check ran past its limit in a run alone too

@@ -97,9 +97,9 @@ bool any_case_right(const std::vector<contract::CheckRecord>& records) {
   });
 }
 
-// The runs of a built program: correctness, then speed when a case came out right (and the checks
-// the hosted memcheck run left to the speed run, whatever came out right); the emulated pass runs
-// beside them from the end of the correctness run on (emulated_step.hpp).
+// The runs of a built program: correctness, the checks the hosted memcheck run left over, then
+// speed when a case came out right; the emulated pass runs beside them from the end of the
+// correctness run on (emulated_step.hpp).
 void run_program(BatchState& batch, const std::string& slug, const Sources& sources,
                  RunRequest request, std::vector<std::string> kernels, GradedOutcome& outcome,
                  std::vector<std::string>& problems) {
@@ -110,16 +110,18 @@ void run_program(BatchState& batch, const std::string& slug, const Sources& sour
   };
   runs.run_phase(false);
   if (batch.interrupted) return;
-  const bool speed_counts = any_case_right(outcome.records);
-  runs.run_phase(true, speed_counts);
-  if (!speed_counts) {
+  runs.run_leftover();
+  if (batch.interrupted) return;
+  if (any_case_right(outcome.records)) {
+    runs.run_phase(true);
+  } else {
     for (const auto& id : checks_of_kind(batch.kit.spec, true)) {
       outcome.records.push_back(grader_record(
           batch.kit.spec, id, Verdict::fail,
           "not run: no correctness case passed, and the speed of a wrong product earns nothing"));
     }
   }
-  in_spec_order(batch.kit.spec, outcome.records);  // checks left to the speed run come back
+  in_spec_order(batch.kit.spec, outcome.records);  // the leftover checks come back in place
   // The speed run measured no access (its own run, or a GPU's): the other runs' facts.
   share_evidence(evidence_of(outcome.records), outcome.records);
   if (emulated && !emulated->finish(outcome.records, problems)) {

@@ -85,6 +85,16 @@ int main(int argc, char** argv) {
       pause();
     }
     if (scenario == "hang_all") pause();
+    // The GPU's memory ran out while the machine was shared (FAKE_ALONE_FILE absent).
+    if (scenario == "out_of_memory_unless_alone" && check == "Lab.Second" &&
+        ::access(std::getenv("FAKE_ALONE_FILE"), F_OK) != 0) {
+      auto record = record_for(check, contract::Verdict::fail, "right");
+      record.reason =
+          "the lab program's cudaMalloc failed: cudaErrorMemoryAllocation (out of memory)";
+      channel->send_record(record);
+      failed = true;
+      continue;
+    }
     if (scenario == "exit_in_second" && check == "Lab.Second") std::exit(0);
     if (scenario == "forge_nonce") {
       // Records stamped with a made-up nonce, as a kernel that writes to the pipe itself would.

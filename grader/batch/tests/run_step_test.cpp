@@ -234,6 +234,41 @@ TEST(RunChecks, ATighterLimitStopsAHangSooner) {
   EXPECT_LT(took.count(), 1.9);
 }
 
+// The GPU's memory ran out in a check while others shared it: once more alone before it fails.
+TEST(RunChecks, ACheckTheGpusMemoryRanOutInWhileSharedRunsAgainAlone) {
+  const auto alone_file = absent_marker("labgrade-oom-alone");
+  const auto kit = fake_kit();
+  RunRequest request = fake_request(kit, "out_of_memory_unless_alone");
+  request.policy.env.emplace_back("FAKE_ALONE_FILE", alone_file.string());
+  int alone_runs = 0;
+  request.run_alone = [&](const std::function<void()>& work) {
+    ++alone_runs;
+    std::ofstream(alone_file) << "";
+    work();
+    std::filesystem::remove(alone_file);
+  };
+  const auto outcome = run_checks(kit.spec, request);
+  EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::pass, Verdict::pass}))
+      << outcome.records[1].reason;
+  EXPECT_EQ(alone_runs, 1);
+  EXPECT_EQ(outcome.processes, 2);
+  ASSERT_FALSE(outcome.records[1].notes.empty());
+  EXPECT_NE(outcome.records[1].notes.back().find("machine to itself"), std::string::npos);
+
+  // Out of memory alone too: the record stands, after one run alone.
+  request.policy.env.back().second = "/nonexistent/never-alone";
+  alone_runs = 0;
+  const auto again = run_checks(kit.spec, request);
+  EXPECT_EQ(verdicts(again), (std::vector{Verdict::pass, Verdict::fail, Verdict::pass}));
+  EXPECT_EQ(alone_runs, 1);
+
+  // Without a run alone to offer (a speed run, ctest) the record stands at once.
+  request.run_alone = nullptr;
+  const auto speed = run_checks(kit.spec, request);
+  EXPECT_EQ(verdicts(speed), (std::vector{Verdict::pass, Verdict::fail, Verdict::pass}));
+  EXPECT_EQ(speed.processes, 1);
+}
+
 // A kernel that hangs alone too is known to hang: the next check past its limit among shared
 // runs fails without another run alone (each would hold the GPU from every speed run).
 TEST(RunChecks, AfterAHangAloneTheNextHangIsNotRunAloneAgain) {

@@ -258,24 +258,6 @@ Location student_location(const std::string& check, const std::string& message) 
   return {check, -1};
 }
 
-// A run that starts with correctness checks on a shared GPU and times afterwards (the batch's
-// speed run with checks left over from the hosted memcheck run): it waits for the GPU to itself
-// once, before its first speed check.
-void wait_for_turn_before_speed(LabRun& run, const CheckSpec& spec) {
-  if (!run.channel || spec.kind != "speed") return;
-  const auto& message = run.channel->message();
-  if (!message.wait_for_turn || !message.turn_at_first_speed_check || run.turn_taken) return;
-  run.turn_taken = true;
-  try {
-    run.channel->wait_for_turn();
-  } catch (const std::exception& error) {
-    // The grader is gone: no check may run without its turn.
-    std::fprintf(stderr, "error: %s\n", error.what());
-    std::_Exit(contract::exit_status::bad_setup);
-  }
-  trace("the grader gave the go-ahead");
-}
-
 }  // namespace
 
 void run_check(const std::function<void(Check&)>& body) {
@@ -286,7 +268,6 @@ void run_check(const std::function<void(Check&)>& body) {
     FAIL() << id << " has no entry in " << run.spec.source << " (the tests and the spec disagree)";
   }
   std::optional<Check> check(std::in_place, *spec);
-  wait_for_turn_before_speed(run, *spec);
   // The grader learns which check was running if the process dies in it.
   if (run.channel) run.channel->send_started(id);
   trace(id + " starts");

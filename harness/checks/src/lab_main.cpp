@@ -198,9 +198,7 @@ int main(int argc, char** argv) {
   harness::keep_student_text_out_of_sanitizer_report(run.channel.has_value());
   // A program started before its turn (the batch's speed runs) starts the student's code only
   // once the turn has come: nothing of the student's runs while another submission is timed.
-  // (With turn_at_first_speed_check the wait comes later, in run_check: harness/check.hpp.)
-  const bool waits_for_turn = run.channel && run.channel->message().wait_for_turn &&
-                              !run.channel->message().turn_at_first_speed_check;
+  const bool waits_for_turn = run.channel && run.channel->message().wait_for_turn;
   if (!::testing::GTEST_FLAG(list_tests) && !waits_for_turn) harness::prepare_student_launcher();
   find_device_and_print_banner(run);
 

@@ -63,9 +63,6 @@ struct RunRequest {
   // held until end_turn is called (once the program has recorded every check it was to run), or
   // else until run_checks returns.
   std::function<void()> take_turn;
-  // With take_turn: the program asks for the turn before its first speed check rather than
-  // before its first check (contract::GraderMessage::turn_at_first_speed_check).
-  bool turn_at_first_speed_check = false;
   std::function<void()> end_turn;
 };
 

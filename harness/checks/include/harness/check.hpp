@@ -32,7 +32,6 @@ struct LabRun {
   bool context_lost = false;  // a kernel fault made the CUDA context unusable
   // Set under the batch grader: records go through this channel instead of files.
   std::optional<contract::GraderChannel> channel;
-  bool turn_taken = false;  // the grader's "go" came (turn_at_first_speed_check)
   // Where the kernels run, as records and reports name it: "cuda", or under the CPU emulation
   // (LABS_BACKEND=emulation) the emulator's description. Speed is not measured under emulation.
   std::string backend = "cuda";
