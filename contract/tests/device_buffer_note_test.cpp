@@ -14,6 +14,18 @@ TEST(DeviceBufferNote, ReadsBackWhatItWrites) {
   EXPECT_EQ(read->name, "B");
   EXPECT_EQ(read->address, 0x7f5a2c000200ULL);
   EXPECT_EQ(read->bytes, 4096u);
+  EXPECT_EQ(read->element, "float");
+}
+
+TEST(DeviceBufferNote, CarriesAnElementTypeOtherThanFloat) {
+  const DeviceBufferPlace place{"col_index", 0x7f5a2c000200ULL, 36, "int"};
+  const auto note = device_buffer_note(place);
+  EXPECT_EQ(note, "device buffer col_index at 0x7f5a2c000200, 36 bytes of int");
+  const auto read = parse_device_buffer_note(note);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->name, "col_index");
+  EXPECT_EQ(read->bytes, 36u);
+  EXPECT_EQ(read->element, "int");
 }
 
 TEST(DeviceBufferNote, OtherNotesAndDamagedOnesAreNotPlaces) {

@@ -32,28 +32,29 @@ std::string triple(const uint3& v) {
 
 namespace {
 
-constexpr std::size_t kElementBytes = 4;  // the lab's buffers are float matrices
+constexpr std::size_t kElementBytes = 4;  // a float or an int, the lab's element types
 
-// " (A holds 1 float, 4 bytes)", or " (As holds 64 bytes)" when its elements are not floats.
-std::string holds(const std::string& name, std::uint64_t bytes, bool floats) {
+// " (A holds 1 float, 4 bytes)", " (col_index holds 9 ints, 36 bytes)", or " (As holds 64 bytes)"
+// when its elements are not named (`element` null).
+std::string holds(const std::string& name, std::uint64_t bytes, const char* element) {
   if (bytes == 0) return " (" + name + " is empty)";
-  if (!floats || bytes % kElementBytes != 0) {
+  if (!element || bytes % kElementBytes != 0) {
     return " (" + name + " holds " + bytes_text(bytes) + ")";
   }
   const std::uint64_t count = bytes / kElementBytes;
-  return " (" + name + " holds " + grouped(count) + (count == 1 ? " float, " : " floats, ") +
+  return " (" + name + " holds " + grouped(count) + " " + element + (count == 1 ? ", " : "s, ") +
          bytes_text(bytes) + ")";
 }
 
 // "at A + 8 bytes (A[2]), 4 bytes past the end of A": where [address, address + size) lies
 // relative to [begin, begin + bytes), which it does not fit in.
 std::string place_text(const std::string& name, const char* begin, std::uint64_t bytes,
-                       const char* address, std::size_t size, bool floats) {
+                       const char* address, std::size_t size, const char* element) {
   const bool before = address < begin;
   const std::uint64_t distance = before ? static_cast<std::uint64_t>(begin - address)
                                         : static_cast<std::uint64_t>(address - begin);
   std::string text = "at " + name + (before ? " - " : " + ") + bytes_text(distance);
-  if (floats && distance % kElementBytes == 0) {
+  if (element && distance % kElementBytes == 0) {
     text += " (" + name + "[" + (before && distance > 0 ? "-" : "") +
             grouped(distance / kElementBytes) + "])";
   }
@@ -118,8 +119,8 @@ void report_global_access(const CheckedRegion& region, const void* address, std:
   report(site, bytes, [&] {
     const auto length = static_cast<std::uint64_t>(region.end - region.begin);
     return place_text(region.name, region.begin, length, static_cast<const char*>(address), bytes,
-                      true) +
-           holds(region.name, length, true);
+                      region.element) +
+           holds(region.name, length, region.element);
   });
 }
 
@@ -141,13 +142,14 @@ void report_dynamic_shared_access(const void* address, std::size_t bytes, const 
   });
 }
 
-void report_shared_access(const void* array, std::size_t array_bytes, const char* name, bool floats,
-                          const void* address, std::size_t bytes, const AccessSite& site) {
+void report_shared_access(const void* array, std::size_t array_bytes, const char* name,
+                          const char* element, const void* address, std::size_t bytes,
+                          const AccessSite& site) {
   report(site, bytes, [&] {
     return "in shared memory " +
            place_text(name, static_cast<const char*>(array), array_bytes,
-                      static_cast<const char*>(address), bytes, floats) +
-           holds(name, array_bytes, floats);
+                      static_cast<const char*>(address), bytes, element) +
+           holds(name, array_bytes, element);
   });
 }
 

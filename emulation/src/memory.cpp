@@ -28,6 +28,7 @@ struct Mapping {
   std::size_t payload_offset = 0;
   std::size_t payload_bytes = 0;
   std::string name = "buffer";
+  std::string element = "float";
 };
 
 // How far outside adopted memory an access is still taken as meant for it (half the launcher's
@@ -81,7 +82,8 @@ class Allocations {
     by_start_[static_cast<char*>(start)] = {nullptr, 0, bytes, 0, bytes};
   }
 
-  void name_payload(void* start, std::size_t offset, std::size_t bytes, const std::string& name) {
+  void name_payload(void* start, std::size_t offset, std::size_t bytes, const std::string& name,
+                    const std::string& element) {
     std::unique_lock lock(mutex_);
     const auto it = by_start_.find(static_cast<char*>(start));
     if (it == by_start_.end() || offset > it->second.bytes || bytes > it->second.bytes - offset) {
@@ -90,6 +92,7 @@ class Allocations {
     it->second.payload_offset = offset;
     it->second.payload_bytes = bytes;
     it->second.name = name;
+    it->second.element = element;
   }
 
   void snapshot(CheckedRegions& out) const {
@@ -98,13 +101,15 @@ class Allocations {
     out.names.clear();
     for (const auto& [start, m] : by_start_) {
       out.names.push_back(m.name);
+      const char* name = out.names.back().c_str();
+      out.names.push_back(m.element);
       const char* begin = start + m.payload_offset;
       const std::size_t page = page_size();
       const char* zone_begin = m.mapping ? m.mapping : start - kAdoptedZone;
       const char* zone_end = m.mapping ? m.mapping + m.mapping_bytes
                                        : start + (m.bytes + page - 1) / page * page + kAdoptedZone;
       out.regions.push_back(
-          {begin, begin + m.payload_bytes, zone_begin, zone_end, out.names.back().c_str()});
+          {begin, begin + m.payload_bytes, zone_begin, zone_end, name, out.names.back().c_str()});
     }
   }
 
@@ -232,8 +237,8 @@ void adopt_device_memory(void* start, std::size_t bytes) {
 }
 
 void check_device_memory(void* start, std::size_t payload_offset, std::size_t payload_bytes,
-                         const std::string& name) {
-  detail::Allocations::get().name_payload(start, payload_offset, payload_bytes, name);
+                         const std::string& name, const std::string& element) {
+  detail::Allocations::get().name_payload(start, payload_offset, payload_bytes, name, element);
 }
 
 void forget_device_memory(void* start) {

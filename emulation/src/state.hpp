@@ -82,7 +82,7 @@ void reset_launch_count();
 // The buffers a launch checks accesses against (emu/access.hpp), copied when it starts.
 struct CheckedRegions {
   std::vector<CheckedRegion> regions;
-  std::deque<std::string> names;  // the regions' names point here
+  std::deque<std::string> names;  // the regions' names and element words point here
 };
 void snapshot_checked_regions(CheckedRegions& out);
 

@@ -28,13 +28,13 @@ class Access : public emu_test::EmulatorFixture {
     EmulatorFixture::TearDown();
   }
   // As the launcher lends the lab's buffers: adopted memory, with a guard zone either side of
-  // the `count` floats that kernels may use, named "A".
-  float* lend_a(std::size_t count) {
+  // the `count` elements (floats, or `element`s) that kernels may use, named "A" or `name`.
+  float* lend_a(std::size_t count, const char* name = "A", const char* element = "float") {
     page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     pages_ = mmap(nullptr, page_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     EXPECT_NE(pages_, MAP_FAILED);
     emu::adopt_device_memory(pages_, page_);
-    emu::check_device_memory(pages_, kGuardBytes, count * sizeof(float), "A");
+    emu::check_device_memory(pages_, kGuardBytes, count * sizeof(float), name, element);
     return reinterpret_cast<float*>(static_cast<char*>(pages_) + kGuardBytes);
   }
 
@@ -171,6 +171,24 @@ TEST_F(Access, NamedPayloadOfAdoptedMemory) {
   ASSERT_TRUE(error);
   EXPECT_EQ(error->place,
             "at A + 256 bytes (A[64]), just past the end of A (A holds 64 floats, 256 bytes)");
+}
+
+// Each thread gathers through an index array of n + 1 entries, the last reading one more.
+__global__ void reads_index_past_the_end(const int* row_ptr, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = static_cast<float>(row_ptr[i + 2] - row_ptr[i]);
+}
+
+TEST_F(Access, AnIndexArrayCountsInInts) {
+  const int* row_ptr = reinterpret_cast<const int*>(lend_a(9, "row_ptr", "int"));
+  float* out = device<float>(8);
+  reads_index_past_the_end<<<1, 8>>>(row_ptr, out, 8);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto error = emu::take_memory_error();
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->place,
+            "at row_ptr + 36 bytes (row_ptr[9]), just past the end of row_ptr (row_ptr holds 9 "
+            "ints, 36 bytes)");
 }
 
 }  // namespace

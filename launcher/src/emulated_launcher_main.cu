@@ -72,10 +72,13 @@ struct OpenSlots {
       const std::size_t open = (bytes + page - 1) / page * page;
       ::mprotect(start, open, PROT_READ | PROT_WRITE);
       emu::adopt_device_memory(start, bytes);
-      // [offset, bytes, name, payload offset, payload bytes]: the buffer kernels may use.
+      // [offset, bytes, name, payload offset, payload bytes, element]: the buffer kernels may
+      // use, and what it holds.
       if (slot.size() >= 5) {
-        emu::check_device_memory(start, slot.at(3).get<std::uint64_t>(),
-                                 slot.at(4).get<std::uint64_t>(), slot.at(2).get<std::string>());
+        emu::check_device_memory(
+            start, slot.at(3).get<std::uint64_t>(), slot.at(4).get<std::uint64_t>(),
+            slot.at(2).get<std::string>(),
+            slot.size() >= 6 ? slot.at(5).get<std::string>() : std::string("float"));
       }
       slots.emplace_back(start, open);
     }

@@ -15,9 +15,12 @@ struct DeviceBufferPlace {
   std::string name;           // the lab's name for it: "A", "B", "C"
   std::uint64_t address = 0;  // in the student's CUDA context
   std::size_t bytes = 0;
+  // What it holds, as C++ spells it ("float", "int"): offsets are also shown as its indexes.
+  std::string element = "float";
 };
 
-// "device buffer C at 0x7f5a2c000000, 4096 bytes"
+// "device buffer C at 0x7f5a2c000000, 4096 bytes"; for a buffer of another element type,
+// "device buffer col_index at 0x7f5a2c000000, 4096 bytes of int".
 std::string device_buffer_note(const DeviceBufferPlace& place);
 // The place a note names; nothing for any other note.
 std::optional<DeviceBufferPlace> parse_device_buffer_note(std::string_view note);

@@ -34,6 +34,9 @@ struct CheckedRegion {
   const char* zone_begin;
   const char* zone_end;
   const char* name;  // "A"; lives as long as the launch
+  // Its element type as C++ spells it ("float", "int"): memory errors count in it ("A[2]", "A
+  // holds 64 floats"). Memory the kernels' launcher allocated itself is taken to hold floats.
+  const char* element;
 };
 
 // What the running block checks against: set by the block runner, empty outside kernels.
@@ -56,12 +59,14 @@ struct AccessSite {
   Access access;
 };
 
-// Cold: records the first bad access of the launch and counts the rest.
+// Cold: records the first bad access of the launch and counts the rest. `element` words the
+// shared array's elements ("float"; null: counted in bytes).
 void report_global_access(const CheckedRegion& region, const void* address, std::size_t bytes,
                           const AccessSite& site);
 void report_dynamic_shared_access(const void* address, std::size_t bytes, const AccessSite& site);
-void report_shared_access(const void* array, std::size_t array_bytes, const char* name, bool floats,
-                          const void* address, std::size_t bytes, const AccessSite& site);
+void report_shared_access(const void* array, std::size_t array_bytes, const char* name,
+                          const char* element, const void* address, std::size_t bytes,
+                          const AccessSite& site);
 
 // The evidence engine's side of an access inside buffer `region` (evidence.hpp): every plain
 // write while writes are watched, every access of a profiled block.
@@ -163,8 +168,10 @@ inline T&& at_shared(T&& element, const Array& array, const char* name, const ch
     if (!detail::access_bounds.dynamic_end) return std::forward<T>(element);  // not in a kernel
     if (p < begin || p + size > begin + sizeof(Array)) [[unlikely]] {
       detail::report_shared_access(begin, sizeof(Array), name,
-                                   std::is_same_v<std::remove_cvref_t<T>, float>, p, size,
-                                   {file, line, access});
+                                   std::is_same_v<std::remove_cvref_t<T>, float> ? "float"
+                                   : std::is_same_v<std::remove_cvref_t<T>, int> ? "int"
+                                                                                 : nullptr,
+                                   p, size, {file, line, access});
     } else if (detail::access_bounds.race_watch) {
       detail::note_shared_access(begin, sizeof(Array), &detail::shape_v<Array>, name, p, size,
                                  {file, line, access});

@@ -72,9 +72,10 @@ Recording stop_recording();
 // memory are refused, as the GPU launcher refuses them (launcher/src/cuda_runtime_standin.cpp).
 void adopt_device_memory(void* start, std::size_t bytes);
 // Names the part of adopted memory that kernels may use (the lab's buffer without its guard
-// zones): accesses outside it are reported (take_memory_error) as "... past the end of `name`".
+// zones): accesses outside it are reported (take_memory_error) as "... past the end of `name`",
+// counted in `element`s ("float", "int"; 4 bytes each).
 void check_device_memory(void* start, std::size_t payload_offset, std::size_t payload_bytes,
-                         const std::string& name);
+                         const std::string& name, const std::string& element = "float");
 void forget_device_memory(void* start);
 // The first access of kernel code outside the memory it was given since the last call (the
 // rewriter checks subscripts: emu/access.hpp), as compute-sanitizer's memcheck would report it.

@@ -15,22 +15,23 @@ namespace {
 
 using namespace sanitizer_text;
 
-// The lab's buffers are float matrices (harness DeviceBuffer): offsets are also shown as indexes.
+// The lab's buffers hold floats or ints (harness DeviceBuffer, the note's element): offsets are
+// also shown as indexes.
 constexpr std::uint64_t kElementBytes = 4;
 
 std::string bytes_text(std::uint64_t bytes) {
   return fmt::format("{} byte{}", grouped(bytes), bytes == 1 ? "" : "s");
 }
 
-// " (B holds 1 float, 4 bytes)"
+// " (B holds 1 float, 4 bytes)", " (col_index holds 9 ints, 36 bytes)"
 std::string holds(const contract::DeviceBufferPlace& buffer) {
   if (buffer.bytes == 0) return fmt::format(" ({} is empty)", buffer.name);
   if (buffer.bytes % kElementBytes != 0) {
     return fmt::format(" ({} holds {})", buffer.name, bytes_text(buffer.bytes));
   }
-  const std::uint64_t floats = buffer.bytes / kElementBytes;
-  return fmt::format(" ({} holds {} float{}, {})", buffer.name, grouped(floats),
-                     floats == 1 ? "" : "s", bytes_text(buffer.bytes));
+  const std::uint64_t count = buffer.bytes / kElementBytes;
+  return fmt::format(" ({} holds {} {}{}, {})", buffer.name, grouped(count), buffer.element,
+                     count == 1 ? "" : "s", bytes_text(buffer.bytes));
 }
 
 // "B + 8 bytes (B[2])", "A - 8 bytes (A[-2])".

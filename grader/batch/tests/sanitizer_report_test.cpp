@@ -432,6 +432,12 @@ TEST(SanitizerReportWords, BeforeTheStartOfABuffer) {
             "compute-sanitizer memcheck: kernel.cu:26 (MatMulAnyKernel), thread (0,3,0) of block "
             "(1,0,0): invalid write of 4 bytes at A - 8 bytes (A[-2]), 8 bytes before the start "
             "of A (A holds 16 floats, 64 bytes)");
+  // An index array counts in its own elements.
+  const Buffers ints{{"col_index", 0x7f0000001000, 36, "int"}, {"C", 0x7f0000000000, 1024}};
+  EXPECT_EQ(describe_finding(finding, ints, {"kernel.cu"}),
+            "compute-sanitizer memcheck: kernel.cu:26 (MatMulAnyKernel), thread (0,3,0) of block "
+            "(1,0,0): invalid write of 4 bytes at col_index - 8 bytes (col_index[-2]), 8 bytes "
+            "before the start of col_index (col_index holds 9 ints, 36 bytes)");
 }
 
 TEST(SanitizerReportWords, NoBufferKnownGivesTheSanitizersFacts) {

@@ -16,12 +16,16 @@ namespace harness {
 
 class CaseBuffers {
  public:
-  CaseBuffers(const BufferLab& lab, const CaseSize& size);
+  // Buffers shaped by a case's inputs, holding them.
+  CaseBuffers(const BufferLab& lab, const CaseData& data);
+  // Buffers of a case at `size` whose inputs are drawn from `seed` (draw).
+  CaseBuffers(const BufferLab& lab, const CaseSize& size, std::uint64_t seed);
 
-  // Inputs from the host (a case) or drawn on the GPU from the case's seed (the large sizes of
-  // speed checks, as draw_case would draw them).
+  // Inputs from the host (a case), or drawn anew from a seed: on the GPU as their fills say (the
+  // large sizes of speed checks, as draw_case would draw them), or by the lab's case generator
+  // on the host, whose inputs depend on each other (the same lengths at every seed).
   void upload(const CaseData& data);
-  void fill_on_device(std::uint64_t seed);
+  void draw(std::uint64_t seed);
 
   DeviceArgs args();
   const std::vector<std::unique_ptr<DeviceBuffer>>& inputs() const { return inputs_; }
@@ -29,6 +33,8 @@ class CaseBuffers {
   const DeviceBuffer& output() const { return *output_; }
 
  private:
+  void allocate(const std::vector<BufferShape>& input_shapes);
+
   const BufferLab& lab_;
   CaseSize size_;
   std::vector<std::unique_ptr<DeviceBuffer>> inputs_;  // DeviceBuffer does not move

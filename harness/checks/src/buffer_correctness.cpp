@@ -10,26 +10,51 @@
 
 namespace harness {
 
-namespace {
-
-// Guards for an overshoot of 64 rows, the payload NaN (DeviceBuffer::matrix).
-std::unique_ptr<DeviceBuffer> matrix_buffer(const BufferSpec& spec, const CaseSize& size) {
-  const auto shape = spec.shape(size);
-  return DeviceBuffer::new_matrix(spec.name, shape.rows, shape.cols);
+CaseBuffers::CaseBuffers(const BufferLab& lab, const CaseData& data) : lab_(lab), size_(data.size) {
+  std::vector<BufferShape> shapes;
+  for (std::size_t i = 0; i < lab.inputs().size(); ++i) shapes.push_back(lab.input_shape(i, data));
+  allocate(shapes);
+  upload(data);
 }
 
-}  // namespace
+CaseBuffers::CaseBuffers(const BufferLab& lab, const CaseSize& size, std::uint64_t seed)
+    : lab_(lab), size_(size) {
+  if (lab.generator()) {
+    const auto data = draw_case(lab, size, seed);
+    std::vector<BufferShape> shapes;
+    for (std::size_t i = 0; i < lab.inputs().size(); ++i) {
+      shapes.push_back(lab.input_shape(i, data));
+    }
+    allocate(shapes);
+    upload(data);
+    return;
+  }
+  std::vector<BufferShape> shapes;
+  for (const auto& input : lab.inputs()) shapes.push_back(input.shape(size));
+  allocate(shapes);
+  draw(seed);
+}
 
-CaseBuffers::CaseBuffers(const BufferLab& lab, const CaseSize& size) : lab_(lab), size_(size) {
-  for (const auto& input : lab.inputs()) inputs_.push_back(matrix_buffer(input, size));
-  output_ = matrix_buffer(lab.output(), size);
+// Guards for an overshoot of 64 rows, the payload NaN (DeviceBuffer::matrix).
+void CaseBuffers::allocate(const std::vector<BufferShape>& input_shapes) {
+  for (std::size_t i = 0; i < input_shapes.size(); ++i) {
+    const auto& shape = input_shapes[i];
+    inputs_.push_back(DeviceBuffer::new_matrix(lab_.inputs()[i].name, shape.rows, shape.cols,
+                                               lab_.inputs()[i].element));
+  }
+  const auto shape = lab_.output().shape(size_);
+  output_ = DeviceBuffer::new_matrix(lab_.output().name, shape.rows, shape.cols);
 }
 
 void CaseBuffers::upload(const CaseData& data) {
   for (std::size_t i = 0; i < inputs_.size(); ++i) inputs_[i]->upload(data.inputs.at(i));
 }
 
-void CaseBuffers::fill_on_device(std::uint64_t seed) {
+void CaseBuffers::draw(std::uint64_t seed) {
+  if (lab_.generator()) {
+    upload(draw_case(lab_, size_, seed));
+    return;
+  }
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
     switch (lab_.inputs()[i].fill) {
       case Fill::integers:
@@ -47,7 +72,10 @@ void CaseBuffers::fill_on_device(std::uint64_t seed) {
 
 DeviceArgs CaseBuffers::args() {
   DeviceArgs args;
-  for (auto& input : inputs_) args.inputs.push_back(input->data());
+  for (auto& input : inputs_) {
+    args.inputs.push_back(input->address());
+    args.elements.push_back(input->element());
+  }
   args.output = output_->data();
   args.size = size_;
   return args;
@@ -60,7 +88,7 @@ void expect_call_right(CaseResult& result, const BufferLab& lab, const CaseBuffe
                 expected.tolerance);
   expect_guards_intact(result, buffers.output(), shape.cols);
   for (std::size_t i = 0; i < buffers.inputs().size(); ++i) {
-    expect_guards_intact(result, *buffers.inputs()[i], lab.inputs()[i].shape(data.size).cols);
+    expect_guards_intact(result, *buffers.inputs()[i], lab.input_shape(i, data).cols);
   }
   for (std::size_t i = 0; i < buffers.inputs().size(); ++i) {
     expect_unchanged(result, *buffers.inputs()[i], data.inputs[i]);
@@ -73,24 +101,30 @@ namespace {
 // diagnosed from the recorded launch and re-runs of the same inputs.
 void run_buffer_case(CaseResult& result, const BufferLab& lab, const CaseData& data,
                      const Expected& expected) {
-  CaseBuffers buffers(lab, data.size);
-  buffers.upload(data);
+  CaseBuffers buffers(lab, data);
   const auto call = lab.call_text(data.size);
   CaseLaunchCapture capture;
   lab.run(buffers.args());
   synchronize_after(call);
   const auto activity = capture.stop();
   expect_call_right(result, lab, buffers, data, expected);
+  // The lab's own rules first (a diagnosis is help, not a verdict: nothing of it throws on).
+  if (result.verdict != Verdict::pass && !result.diagnosis && !lab_run().context_lost) {
+    try {
+      result.diagnosis = lab.lab_diagnosis(data, expected, buffers.output().download());
+    } catch (const std::exception&) {
+    }
+  }
 
   CaseRerun rerun;
   for (std::size_t i = 0; i < data.inputs.size(); ++i) {
-    rerun.inputs.push_back(
-        {lab.inputs()[i].name, &data.inputs[i], lab.inputs()[i].shape(data.size).cols});
+    rerun.inputs.push_back({lab.inputs()[i].name, data.inputs[i], lab.input_shape(i, data).cols});
   }
   rerun.output_size = buffers.output().size();
-  rerun.launch = [&lab, &data](const std::vector<float*>& inputs, float* output) {
+  rerun.launch = [&lab, &data](const std::vector<void*>& inputs, float* output) {
     DeviceArgs args;
     args.inputs.assign(inputs.begin(), inputs.end());
+    for (const auto& input : data.inputs) args.elements.push_back(input.element());
     args.output = output;
     args.size = data.size;
     lab.run(args);

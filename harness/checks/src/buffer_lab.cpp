@@ -51,6 +51,21 @@ BufferLab& BufferLab::input(std::string name, ShapeOf shape, Fill fill) {
   return *this;
 }
 
+BufferLab& BufferLab::input(std::string name, Element element) {
+  inputs_.push_back({std::move(name), ShapeOf(), Fill::reals, element});
+  return *this;
+}
+
+BufferLab& BufferLab::generate(CaseGenerator generator) {
+  generator_ = std::move(generator);
+  return *this;
+}
+
+BufferLab& BufferLab::diagnose(LabDiagnosis rule) {
+  diagnosis_ = std::move(rule);
+  return *this;
+}
+
 BufferLab& BufferLab::output(std::string name, ShapeOf shape) {
   output_ = {std::move(name), std::move(shape), Fill::reals};
   return *this;
@@ -121,6 +136,17 @@ std::optional<ProductInputs> BufferLab::product_inputs(const CaseData& data) con
   return product_ ? product_(data) : std::nullopt;
 }
 
+std::optional<Diagnosis> BufferLab::lab_diagnosis(const CaseData& data, const Expected& expected,
+                                                  const std::vector<float>& got) const {
+  return diagnosis_ ? diagnosis_(data, expected, got) : std::nullopt;
+}
+
+BufferShape BufferLab::input_shape(std::size_t i, const CaseData& data) const {
+  const auto& input = inputs_.at(i);
+  if (input.shape) return input.shape(data.size);
+  return {static_cast<long long>(data.inputs.at(i).size()), 1};
+}
+
 std::vector<CaseSize> case_sizes(const CheckSpec& spec, const std::string& key,
                                  const BufferLab& lab) {
   std::vector<CaseSize> sizes;
@@ -148,11 +174,40 @@ std::uint64_t input_seed(std::uint64_t case_seed, std::size_t input) {
   return case_seed + 0x9E3779B97F4A7C15ULL * input;
 }
 
+namespace {
+
+// A generated case holds every declared input, of its declared type.
+CaseData generated_case(const BufferLab& lab, const CaseSize& size, std::uint64_t seed) {
+  auto data = lab.generator()(size, seed);
+  data.size = size;
+  if (data.inputs.size() != lab.inputs().size()) {
+    throw std::logic_error(fmt::format("the case generator of {} made {} inputs for {} declared",
+                                       lab.name(), data.inputs.size(), lab.inputs().size()));
+  }
+  for (std::size_t i = 0; i < data.inputs.size(); ++i) {
+    const auto& input = lab.inputs()[i];
+    if (data.inputs[i].element() != input.element) {
+      throw std::logic_error(fmt::format(
+          "the case generator of {} made {} of {}s, declared {}s", lab.name(), input.name,
+          element_word(data.inputs[i].element()), element_word(input.element)));
+    }
+  }
+  return data;
+}
+
+}  // namespace
+
 CaseData draw_case(const BufferLab& lab, const CaseSize& size, std::uint64_t seed) {
+  if (lab.generator()) return generated_case(lab, size, seed);
   CaseData data;
   data.size = size;
   for (std::size_t i = 0; i < lab.inputs().size(); ++i) {
     const auto& input = lab.inputs()[i];
+    if (input.element != Element::float32 || !input.shape) {
+      throw std::logic_error(
+          fmt::format("{}: the input {} is drawn by a case generator, and the lab declares none",
+                      lab.name(), input.name));
+    }
     const auto shape = input.shape(size);
     const auto stream = input_seed(seed, i);
     switch (input.fill) {

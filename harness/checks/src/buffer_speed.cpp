@@ -41,7 +41,7 @@ class DeviceExpected {
     }
     CaseData data;
     data.size = size_;
-    for (const auto& input : buffers_.inputs()) data.inputs.push_back(input->download());
+    for (const auto& input : buffers_.inputs()) data.inputs.push_back(input->download_values());
     const auto host = lab_.expected(data);
     values_.upload(host.values);
     exact_ = host.tolerance.empty();
@@ -97,11 +97,19 @@ class WholeOutputCheck {
     for (std::size_t i = 0; i < originals_.size(); ++i) {
       const auto& input = *buffers_.inputs()[i];
       if (!input.check_guards(1).empty()) return fmt::format("wrote outside {}", input.name());
-      if (count_differences_on_device(originals_[i]->data(), input.data(), input.size()) > 0) {
+      if (changed(*originals_[i], input)) {
         return fmt::format("the input {} was changed", input.name());
       }
     }
     return {};
+  }
+
+  static bool changed(const DeviceBuffer& original, const DeviceBuffer& now) {
+    if (now.element() == Element::int32) {
+      return count_differences_on_device(original.as<std::int32_t>(), now.as<std::int32_t>(),
+                                         now.size()) > 0;
+    }
+    return count_differences_on_device(original.data(), now.data(), now.size()) > 0;
   }
 
   // The output's digest for the grader, for a lab compared exactly.
@@ -118,10 +126,10 @@ class WholeOutputCheck {
   std::vector<std::unique_ptr<DeviceBuffer>> originals_;
 };
 
-double bytes_of_every_buffer(const BufferLab& lab, const CaseSize& size) {
-  double elements = static_cast<double>(lab.output().shape(size).count());
-  for (const auto& input : lab.inputs()) elements += static_cast<double>(input.shape(size).count());
-  return elements * sizeof(float);
+double bytes_of_every_buffer(const CaseBuffers& buffers) {
+  double bytes = static_cast<double>(buffers.output().bytes());
+  for (const auto& input : buffers.inputs()) bytes += static_cast<double>(input->bytes());
+  return bytes;
 }
 
 // The reference, timed on the case's buffers with an output of its own (so that it never writes
@@ -137,10 +145,10 @@ TimedWork speed_reference(const SpeedOptions& options, CaseBuffers& buffers, con
   } else {
     const auto& largest =
         *std::max_element(buffers.inputs().begin(), buffers.inputs().end(),
-                          [](const auto& a, const auto& b) { return a->size() < b->size(); });
-    reference_out = std::make_unique<DeviceBuffer>("reference_out", largest->size(), 0);
-    reference =
-        memcpy_reference(largest->data(), reference_out->data(), largest->size() * sizeof(float));
+                          [](const auto& a, const auto& b) { return a->bytes() < b->bytes(); });
+    reference_out =
+        std::make_unique<DeviceBuffer>("reference_out", largest->element(), largest->size(), 0);
+    reference = memcpy_reference(largest->address(), reference_out->address(), largest->bytes());
   }
   reference.before = [out = reference_out.get()] { out->poison(); };
   return reference;
@@ -160,7 +168,7 @@ class TimedCalls {
         expected_(lab, buffers, size) {}
 
   void draw_next() {
-    buffers_.fill_on_device(check_.seed_for(next_timed_round_label()));
+    buffers_.draw(check_.seed_for(next_timed_round_label()));
     expected_.compute();
   }
 
@@ -201,9 +209,8 @@ void check_speed(Check& check, const BufferLab& lab, const SpeedOptions& options
   TimingOptions timing_options;
   timing_options.repetitions = check.spec().param<int>("repetitions");
 
-  CaseBuffers buffers(lab, size);
   const auto first_seed = check.seed_for("input");
-  buffers.fill_on_device(first_seed);
+  CaseBuffers buffers(lab, size, first_seed);
   const WholeOutputCheck whole(lab, buffers, size);
   const auto call = lab.call_text(size);
   const auto args = buffers.args();
@@ -219,7 +226,7 @@ void check_speed(Check& check, const BufferLab& lab, const SpeedOptions& options
   auto reference = speed_reference(options, buffers, args, reference_out);
   TimedCalls timed(check, lab, buffers, size);
   timing_options.draw_inputs = [&] { timed.draw_next(); };
-  const double work = options.work ? options.work(size) : bytes_of_every_buffer(lab, size);
+  const double work = options.work ? options.work(size) : bytes_of_every_buffer(buffers);
   TimedWork student{lab.name(), [&] { lab.run(args); }, work};
   student.before = [&] { buffers.output().poison(); };
   student.verify = [&] { return timed.verify(); };
@@ -233,7 +240,7 @@ void check_speed(Check& check, const BufferLab& lab, const SpeedOptions& options
   }
 
   // The first inputs again, and one more call checked whole: the output's digest for the grader.
-  buffers.fill_on_device(first_seed);
+  buffers.draw(first_seed);
   buffers.output().poison();
   lab.run(args);
   synchronize_after(call);

@@ -32,8 +32,7 @@ std::optional<ObservedCall> observe_call(Check& check, const BufferLab& lab,
   const auto size = single_size(check, lab, size_key);
   const auto data = draw_case(lab, size, check.seed_for("input"));
   const auto expected = lab.expected(data);  // before recording starts
-  CaseBuffers buffers(lab, size);
-  buffers.upload(data);
+  CaseBuffers buffers(lab, data);
   const auto call = lab.call_text(size);
   auto activity = observe_launches(check, call, [&] { lab.run(buffers.args()); });
   if (!activity) return std::nullopt;
@@ -48,7 +47,7 @@ std::optional<ObservedCall> observe_call(Check& check, const BufferLab& lab,
   ObservedCall observed;
   observed.size = size;
   for (const auto& launch : activity->kernels) observed.threads += launch.threads();
-  for (const auto& input : lab.inputs()) observed.input_elements += input.shape(size).count();
+  for (const auto& input : data.inputs) observed.input_elements += input.size();
   observed.output_elements = lab.output().shape(size).count();
   observed.activity = std::move(*activity);
   return observed;
@@ -124,8 +123,7 @@ bool bonus_attempted(Check& check, const BufferLab& lab, bool defined) {
   }
   const CaseSize size{64, 64, !lab.sized_by_n()};
   const auto data = draw_case(lab, size, check.seed_for("attempted"));
-  CaseBuffers buffers(lab, size);
-  buffers.upload(data);
+  CaseBuffers buffers(lab, data);
   lab.run(buffers.args());
   synchronize_after(lab.call_text(size));
   const auto written = buffers.output().download();

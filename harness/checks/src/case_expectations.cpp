@@ -46,17 +46,24 @@ void expect_guards_intact(CaseResult& result, const DeviceBuffer& buffer, long l
   result.out_of_bounds.insert(result.out_of_bounds.end(), writes.begin(), writes.end());
 }
 
-void expect_unchanged(CaseResult& result, const DeviceBuffer& input,
-                      const std::vector<float>& original) {
-  const auto now = input.download();
-  for (std::size_t i = 0; i < now.size(); ++i) {
-    if (!(now[i] == original[i])) {
-      fail_case(result,
-                fmt::format("the input {} was changed (first at element {}: was {}, now "
-                            "{}); are the arguments swapped?",
-                            input.name(), i, format_value(original[i]), format_value(now[i])));
-      return;
+void expect_unchanged(CaseResult& result, const DeviceBuffer& input, const HostView& original) {
+  const auto changed = [&](std::size_t i, const std::string& was, const std::string& now) {
+    fail_case(result, fmt::format("the input {} was changed (first at element {}: was {}, now "
+                                  "{}); are the arguments swapped?",
+                                  input.name(), i, was, now));
+  };
+  if (original.element() == Element::int32) {
+    const auto now = input.download_ints();
+    const auto* was = original.as<std::int32_t>();
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      if (now[i] != was[i]) return changed(i, std::to_string(was[i]), std::to_string(now[i]));
     }
+    return;
+  }
+  const auto now = input.download();
+  const auto* was = original.as<float>();
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (!(now[i] == was[i])) return changed(i, format_value(was[i]), format_value(now[i]));
   }
 }
 

@@ -69,7 +69,8 @@ __global__ void compare_kernel(const float* expected, const float* got, const fl
   atomicMax(&totals->max_tolerance_bits, bits_of(max_tolerance));
 }
 
-__global__ void count_differences_kernel(const float* a, const float* b, std::size_t count,
+template <class T>
+__global__ void count_differences_kernel(const T* a, const T* b, std::size_t count,
                                          unsigned long long* differences) {
   unsigned long long local = 0;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
@@ -148,6 +149,14 @@ float element_on_device(const float* values, long long index) {
 }
 
 long long count_differences_on_device(const float* a, const float* b, std::size_t count) {
+  DeviceScalar<unsigned long long> differences;
+  count_differences_kernel<<<kBlocks, kThreads>>>(a, b, count, differences.get());
+  CUDA_CHECK(cudaGetLastError());
+  return static_cast<long long>(differences.read());
+}
+
+long long count_differences_on_device(const std::int32_t* a, const std::int32_t* b,
+                                      std::size_t count) {
   DeviceScalar<unsigned long long> differences;
   count_differences_kernel<<<kBlocks, kThreads>>>(a, b, count, differences.get());
   CUDA_CHECK(cudaGetLastError());

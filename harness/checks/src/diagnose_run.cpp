@@ -23,8 +23,9 @@ class RerunBuffers {
     int index = 0;
     for (const auto& input : rerun.inputs) {
       const int guard_byte = nan_guards ? kNanGuardByte : kStableGuardByte + index++;
-      inputs_.push_back(std::make_unique<DeviceBuffer>(
-          input.name, input.values->size(), DeviceBuffer::matrix_guard(input.cols), guard_byte));
+      inputs_.push_back(
+          std::make_unique<DeviceBuffer>(input.name, input.values.element(), input.values.size(),
+                                         DeviceBuffer::matrix_guard(input.cols), guard_byte));
     }
     // Writes outside the output are diagnosed before any experiment runs; the guard only keeps
     // a stray write off other memory.
@@ -39,7 +40,7 @@ class RerunBuffers {
                          std::optional<float> shared_fill) {
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       inputs_[i]->refill_guards();
-      inputs_[i]->upload(*rerun.inputs[i].values);
+      inputs_[i]->upload(rerun.inputs[i].values);
     }
     output_->refill_guards();
     if (output_fill) {
@@ -47,8 +48,8 @@ class RerunBuffers {
     } else {
       output_->poison();
     }
-    std::vector<float*> pointers;
-    for (auto& input : inputs_) pointers.push_back(input->data());
+    std::vector<void*> pointers;
+    for (auto& input : inputs_) pointers.push_back(input->address());
     CUDA_CHECK(cudaDeviceSynchronize());
     if (shared_fill) fill_student_shared_memory(*shared_fill);
     rerun.launch(pointers, output_->data());
@@ -155,8 +156,9 @@ void diagnose_failed_case(CaseResult& result, const FailedCase& failed) {
     in.product = failed.product;
     // One output element made from one input: a reduction, whose wrong sum may be a part's.
     if (failed.rows * failed.cols == 1 && failed.rerun && failed.rerun->inputs.size() == 1 &&
-        failed.rerun->inputs[0].values) {
-      in.reduced_input = *failed.rerun->inputs[0].values;
+        failed.rerun->inputs[0].values.element() == Element::float32) {
+      const auto& values = failed.rerun->inputs[0].values;
+      in.reduced_input = Floats(values.as<float>(), values.size());
     }
     if (failed.rerun) in.experiments = make_experiments(*failed.rerun);
     const auto findings = examine_case(in);

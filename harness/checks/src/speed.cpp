@@ -221,7 +221,7 @@ DeviceRoofFacts current_device_roof_facts() {
   return facts;
 }
 
-TimedWork memcpy_reference(const float* source, float* destination, std::size_t bytes) {
+TimedWork memcpy_reference(const void* source, void* destination, std::size_t bytes) {
   return {
       "cudaMemcpy device to device",
       [=] { CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDeviceToDevice)); },

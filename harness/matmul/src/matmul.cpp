@@ -295,11 +295,12 @@ void run_matmul_case(CaseResult& result, const MatmulProblem& p, const std::vect
   expect_unchanged(result, a, p.a);
   expect_unchanged(result, b, p.b);
 
-  const CaseRerun rerun{
-      {{"A", &p.a, s.k}, {"B", &p.b, s.n}},
-      static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.n),
-      [&launch](const std::vector<float*>& in, float* out) { launch(in[0], in[1], out); },
-      call};
+  const CaseRerun rerun{{{"A", p.a, s.k}, {"B", p.b, s.n}},
+                        static_cast<std::size_t>(s.m) * static_cast<std::size_t>(s.n),
+                        [&launch](const std::vector<void*>& in, float* out) {
+                          launch(static_cast<float*>(in[0]), static_cast<float*>(in[1]), out);
+                        },
+                        call};
   FailedCase failed;
   failed.expected = &expected;
   failed.tolerance = &tolerance;

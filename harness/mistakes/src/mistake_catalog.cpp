@@ -120,6 +120,19 @@ const std::vector<MistakeInfo> kCatalog{
      "reached it",
      "every block must add its sum into the output with atomicAdd (after the launcher set the "
      "output to 0), not store it or skip it"},
+    {"row_ptr_off_by_one", "Row pointers read off by one",
+     "each wrong y[row] holds a neighbouring row's sum: the row's range is read one entry of "
+     "row_ptr off",
+     "row r's nonzeros are data[row_ptr[r]] up to, not including, data[row_ptr[r + 1]]"},
+    {"empty_rows", "Empty rows not written",
+     "the rows with no nonzeros are wrong: y must be 0 there, and the kernel never stores it",
+     "sum into a local variable that starts at 0 and store it after the loop, even when the loop "
+     "runs zero times"},
+    {"lost_updates", "Lost updates: += without atomics",
+     "rows with several nonzeros lost terms: several threads added into one y[row] at once, and "
+     "a plain += drops additions that overlap",
+     "give each row one thread that sums its nonzeros in a local variable, or add with "
+     "atomicAdd"},
     {"nan_everywhere", "NaN or garbage everywhere",
      "the output is NaN or garbage in many places: uninitialised values are used",
      "start sums at 0 and read only memory that was written (inputs, loaded tiles)"},

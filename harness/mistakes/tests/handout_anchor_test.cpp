@@ -150,7 +150,7 @@ TEST(HandoutAnchors, EveryIdALabsRulesCanEmitHasAHandoutSection) {
     }
     ++labs;
   }
-  EXPECT_EQ(labs, 10);
+  EXPECT_EQ(labs, 11);
 }
 
 }  // namespace

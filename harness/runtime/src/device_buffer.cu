@@ -65,35 +65,65 @@ __global__ void fill_random_sparse_units_kernel(float* values, std::size_t count
 
 }  // namespace
 
+void DeviceBuffer::throw_wrong_type(const char* asked) const {
+  throw std::logic_error(
+      fmt::format("the device buffer {} holds {}s, not {}s", name_, element_word(element_), asked));
+}
+
+void DeviceBuffer::require_floats(const char* what) const {
+  if (element_ == Element::float32) return;
+  throw std::logic_error(
+      fmt::format("{} of the device buffer {}: it holds {}s, which its lab's case generator draws",
+                  what, name_, element_word(element_)));
+}
+
 void DeviceBuffer::fill_random_sparse_units(std::uint64_t seed) {
-  fill_random_sparse_units_kernel<<<1024, 256>>>(payload_, count_, seed);
+  require_floats("fill_random_sparse_units");
+  fill_random_sparse_units_kernel<<<1024, 256>>>(data(), count_, seed);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void DeviceBuffer::fill_random_integers(std::uint64_t seed) {
-  fill_random_integers_kernel<<<1024, 256>>>(payload_, count_, seed);
+  require_floats("fill_random_integers");
+  fill_random_integers_kernel<<<1024, 256>>>(data(), count_, seed);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void DeviceBuffer::fill_random(std::uint64_t seed) {
-  fill_random_kernel<<<1024, 256>>>(payload_, count_, seed);
+  require_floats("fill_random");
+  fill_random_kernel<<<1024, 256>>>(data(), count_, seed);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 DeviceBuffer::DeviceBuffer(std::string name, std::size_t count, std::size_t guard)
-    : DeviceBuffer(std::move(name), count, guard, next_guard_byte()) {}
+    : DeviceBuffer(std::move(name), Element::float32, count, guard, next_guard_byte()) {}
 
 DeviceBuffer::DeviceBuffer(std::string name, std::size_t count, std::size_t guard, int guard_byte)
-    : name_(std::move(name)), count_(count), guard_(guard), guard_byte_(guard_byte) {
-  const std::size_t bytes = (count_ + 2 * guard_) * sizeof(float);
-  CUDA_CHECK(cudaMalloc(&base_, bytes));
-  payload_ = base_ + guard_;
+    : DeviceBuffer(std::move(name), Element::float32, count, guard, guard_byte) {}
+
+DeviceBuffer::DeviceBuffer(std::string name, Element element, std::size_t count, std::size_t guard)
+    : DeviceBuffer(std::move(name), element, count, guard, next_guard_byte()) {}
+
+DeviceBuffer::DeviceBuffer(std::string name, Element element, std::size_t count, std::size_t guard,
+                           int guard_byte)
+    : name_(std::move(name)),
+      element_(element),
+      count_(count),
+      guard_(guard),
+      guard_byte_(guard_byte) {
+  const std::size_t element_size = element_bytes(element_);
+  const std::size_t bytes = (count_ + 2 * guard_) * element_size;
+  void* allocation = nullptr;
+  CUDA_CHECK(cudaMalloc(&allocation, bytes));
+  base_ = static_cast<char*>(allocation);
+  payload_ = base_ + guard_ * element_size;
   CUDA_CHECK(cudaMemset(base_, guard_byte_, bytes));
   // The student's launcher may be given this buffer (its shadow in the student's context).
-  student::register_buffer(base_, bytes, name_, guard_ * sizeof(float), count_ * sizeof(float));
+  student::register_buffer(base_, bytes, name_, guard_ * element_size, count_ * element_size,
+                           element_word(element_));
   poison();
 }
 
@@ -119,8 +149,9 @@ DeviceBuffer DeviceBuffer::matrix(std::string name, long long rows, long long co
 }
 
 std::unique_ptr<DeviceBuffer> DeviceBuffer::new_matrix(std::string name, long long rows,
-                                                       long long cols) {
-  return std::make_unique<DeviceBuffer>(std::move(name), static_cast<std::size_t>(rows * cols),
+                                                       long long cols, Element element) {
+  return std::make_unique<DeviceBuffer>(std::move(name), element,
+                                        static_cast<std::size_t>(rows * cols),
                                         matrix_guard_in_this_run(cols));
 }
 
@@ -128,54 +159,71 @@ std::size_t DeviceBuffer::matrix_guard(long long cols) {
   return std::max<std::size_t>(4096, static_cast<std::size_t>(64 * (cols + 1)));
 }
 
-void DeviceBuffer::upload(const std::vector<float>& values) {
-  if (values.size() != count_) {
-    throw std::invalid_argument(
-        fmt::format("{}: upload of {} values into {} elements", name_, values.size(), count_));
+void DeviceBuffer::upload(const HostView& values) {
+  if (values.element() != element_ || values.size() != count_) {
+    throw std::invalid_argument(fmt::format("{}: upload of {} {}s into {} {}s", name_,
+                                            values.size(), element_word(values.element()), count_,
+                                            element_word(element_)));
   }
-  CUDA_CHECK(cudaMemcpy(payload_, values.data(), count_ * sizeof(float), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(payload_, values.data(), bytes(), cudaMemcpyHostToDevice));
 }
 
 std::vector<float> DeviceBuffer::download() const {
   std::vector<float> values(count_);
-  CUDA_CHECK(cudaMemcpy(values.data(), payload_, count_ * sizeof(float), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(values.data(), as<float>(), bytes(), cudaMemcpyDeviceToHost));
   return values;
 }
 
-void DeviceBuffer::poison() {
-  CUDA_CHECK(cudaMemset(payload_, kPoisonByte, count_ * sizeof(float)));
+std::vector<std::int32_t> DeviceBuffer::download_ints() const {
+  std::vector<std::int32_t> values(count_);
+  CUDA_CHECK(cudaMemcpy(values.data(), as<std::int32_t>(), bytes(), cudaMemcpyDeviceToHost));
+  return values;
 }
+
+HostArray DeviceBuffer::download_values() const {
+  if (element_ == Element::int32) return download_ints();
+  return download();
+}
+
+void DeviceBuffer::poison() { CUDA_CHECK(cudaMemset(payload_, kPoisonByte, bytes())); }
 
 void DeviceBuffer::refill_guards() {
   if (guard_ == 0) return;
-  CUDA_CHECK(cudaMemset(base_, guard_byte_, guard_ * sizeof(float)));
-  CUDA_CHECK(cudaMemset(payload_ + count_, guard_byte_, guard_ * sizeof(float)));
+  const std::size_t guard_bytes = guard_ * element_bytes(element_);
+  CUDA_CHECK(cudaMemset(base_, guard_byte_, guard_bytes));
+  CUDA_CHECK(cudaMemset(payload_ + bytes(), guard_byte_, guard_bytes));
 }
 
 std::vector<OutOfBoundsWrite> DeviceBuffer::check_guards(std::size_t max_listed) const {
+  // Every element type is 4 bytes: a guard element is one 32-bit word of the guard byte.
+  static_assert(sizeof(float) == sizeof(std::uint32_t));
+  std::vector<std::uint32_t> guard(guard_);
   std::vector<OutOfBoundsWrite> writes;
-  std::vector<float> guard(guard_);
   std::uint32_t pattern;
   std::memset(&pattern, guard_byte_, sizeof pattern);
-  const auto scan = [&](const float* start, long long first_offset) {
-    CUDA_CHECK(cudaMemcpy(guard.data(), start, guard_ * sizeof(float), cudaMemcpyDeviceToHost));
+  const auto value_text = [this](std::uint32_t bits) {
+    if (element_ == Element::int32) return std::to_string(static_cast<std::int32_t>(bits));
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return format_value(value);
+  };
+  const auto scan = [&](const char* start, long long first_offset) {
+    CUDA_CHECK(
+        cudaMemcpy(guard.data(), start, guard_ * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     for (std::size_t i = 0; i < guard_ && writes.size() < max_listed; ++i) {
-      std::uint32_t bits;
-      std::memcpy(&bits, &guard[i], sizeof bits);
-      if (bits != pattern) {
-        writes.push_back({name_, first_offset + static_cast<long long>(i), format_value(guard[i])});
+      if (guard[i] != pattern) {
+        writes.push_back({name_, first_offset + static_cast<long long>(i), value_text(guard[i])});
       }
     }
   };
   scan(base_, -static_cast<long long>(guard_));
-  scan(payload_ + count_, static_cast<long long>(count_));
+  scan(payload_ + bytes(), static_cast<long long>(count_));
   return writes;
 }
 
 std::unique_ptr<DeviceBuffer> device_copy(const DeviceBuffer& from, std::string name) {
-  auto copy = std::make_unique<DeviceBuffer>(std::move(name), from.size(), 0);
-  CUDA_CHECK(
-      cudaMemcpy(copy->data(), from.data(), from.size() * sizeof(float), cudaMemcpyDeviceToDevice));
+  auto copy = std::make_unique<DeviceBuffer>(std::move(name), from.element(), from.size(), 0);
+  CUDA_CHECK(cudaMemcpy(copy->address(), from.address(), from.bytes(), cudaMemcpyDeviceToDevice));
   return copy;
 }
 

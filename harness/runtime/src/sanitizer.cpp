@@ -40,10 +40,11 @@ bool sanitizer_hosts_graded_run() {
   return mode && std::string_view(mode) == contract::kHostedMemcheck;
 }
 
-void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes) {
+void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes,
+                        const std::string& element) {
   if (!under_sanitizer()) return;
   std::lock_guard lock(device_buffers_mutex);
-  device_buffers_seen.push_back({name, address, bytes});
+  device_buffers_seen.push_back({name, address, bytes, element});
 }
 
 std::vector<contract::DeviceBufferPlace> take_device_buffer_places() {

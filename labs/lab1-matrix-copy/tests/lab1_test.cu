@@ -24,7 +24,8 @@ harness::BufferLab copy_lab(const std::string& name, CopyFunction copy) {
       .input("in", harness::rows_by_cols)
       .output("out", harness::rows_by_cols)
       .call([copy](const harness::DeviceArgs& a) { copy(a.in(0), a.output, a.rows(), a.cols()); })
-      .reference([](const harness::CaseData& data) { return harness::Expected{data.inputs[0]}; })
+      .reference(
+          [](const harness::CaseData& data) { return harness::Expected{data.inputs[0].floats()}; })
       .device_reference([](const harness::DeviceArgs& a, float* expected, float*) {
         const auto bytes = static_cast<std::size_t>(a.size.rows * a.size.cols) * sizeof(float);
         CUDA_CHECK(cudaMemcpy(expected, a.in(0), bytes, cudaMemcpyDeviceToDevice));

@@ -35,7 +35,7 @@ static Expected expected_sum(const SumParts& parts, double count) {
 }
 static Expected sum_of(const CaseData& data) {
   SumParts parts;
-  for (const float x : data.inputs[0]) {
+  for (const float x : data.inputs[0].floats()) {
     parts.sum += x;  // exact for whole numbers; for reals its rounding is far below the bound
     (x > 0 ? parts.positives : parts.negatives) += std::fabs(x);
     parts.integers = parts.integers && x == std::nearbyint(x);

@@ -43,8 +43,8 @@ MatmulProblem product_of(const harness::CaseData& data, Fill fill) {
   MatmulProblem problem;
   problem.shape = MatmulShape{static_cast<int>(data.size.n()), static_cast<int>(data.size.n()), 1};
   problem.values = fill == Fill::integers ? Values::integers : Values::reals;
-  problem.a = data.inputs[0];
-  problem.b = data.inputs[1];
+  problem.a = data.inputs[0].floats();
+  problem.b = data.inputs[1].floats();
   return problem;
 }
 
@@ -107,8 +107,8 @@ harness::BufferLab matvec_lab(Fill fill, MatvecLauncher launcher = matvec,
       .max_dimension(kLargestN)
       .product([](const harness::CaseData& data) {
         const int n = static_cast<int>(data.size.n());
-        return std::optional(
-            harness::ProductInputs{data.inputs[0], data.inputs[1], n, n, 1, "B", "C"});
+        return std::optional(harness::ProductInputs{data.inputs[0].floats(),
+                                                    data.inputs[1].floats(), n, n, 1, "B", "C"});
       });
 }
 

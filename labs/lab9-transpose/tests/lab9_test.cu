@@ -13,7 +13,7 @@ namespace {
 harness::Expected transposed(const harness::CaseData& data) {
   const auto rows = data.size.rows;
   const auto cols = data.size.cols;
-  const auto& in = data.inputs[0];
+  const auto& in = data.inputs[0].floats();
   std::vector<float> out(in.size());
   for (long long r = 0; r < rows; ++r) {
     for (long long c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];

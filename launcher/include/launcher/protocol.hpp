@@ -12,7 +12,8 @@
 // program -> launcher, once:  {"emulation": {"schedule", "seed", "threads", "seed_given",
 //                              "race_check", "evidence"}}
 // program -> launcher:        {"call": name, "args": bin, "slots": [[offset, bytes, name,
-//                              payload offset, payload bytes]...], "shared_fill": value (optional)}
+//                              payload offset, payload bytes, element]...], "shared_fill": value
+//                              (optional); element: "float" or "int", the words of memory errors
 // launcher -> program:        {"launches": [...], "memory_copies": n, "error": {...} (optional),
 //                              "memory_error": words (optional: an access outside a buffer),
 //                              "shared_race": words (optional: a race on shared memory),

@@ -11,17 +11,23 @@
 //                          transpose(a.in(0), a.output, a.rows(), a.cols());
 //                        })
 //                        .reference(cpu_transpose);
+//
+// Inputs whose values depend on each other (a sparse matrix in CSR: row_ptr, col_index, data and
+// x) are made together by the lab's case generator (.generate), which also decides their sizes;
+// their element types (int32 index arrays) are declared with .input(name, Element::int32).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "harness/diagnose.hpp"  // ProductInputs
-#include "harness/speed.hpp"     // TimedWork
+#include "harness/element.hpp"
+#include "harness/speed.hpp"  // TimedWork
 
 namespace harness {
 
@@ -62,10 +68,10 @@ enum class Fill {
 };
 const char* fill_name(Fill fill);  // "reals", "integers" or "sparse units"
 
-// One case's inputs on the host, in the order the lab declared them.
+// One case's inputs on the host, in the order the lab declared them, each of its declared type.
 struct CaseData {
   CaseSize size;
-  std::vector<std::vector<float>> inputs;
+  std::vector<HostArray> inputs;
 };
 
 // What the output should be: exact when `tolerance` is empty, else element i passes when
@@ -79,10 +85,20 @@ using CpuReference = std::function<Expected(const CaseData& data)>;
 
 // The lab's buffers on the device for one call: the inputs (in declared order) and the output.
 struct DeviceArgs {
-  std::vector<const float*> inputs;
+  std::vector<const void*> inputs;
+  std::vector<Element> elements;  // of each input
   float* output = nullptr;
   CaseSize size;
-  const float* in(std::size_t i) const { return inputs.at(i); }
+  // Input i as its declared type: a.in(0) for a float input, a.in<int>(1) for an index array.
+  template <class T = float>
+  const T* in(std::size_t i) const {
+    if (elements.at(i) != element_of<T>()) {
+      throw std::logic_error(std::string("input ") + std::to_string(i) + " holds " +
+                             element_word(elements.at(i)) + "s, not " +
+                             element_word(element_of<T>()) + "s");
+    }
+    return static_cast<const T*>(inputs.at(i));
+  }
   int rows() const { return static_cast<int>(size.rows); }
   int cols() const { return static_cast<int>(size.cols); }
   int n() const { return static_cast<int>(size.rows); }
@@ -97,10 +113,21 @@ using Call = std::function<void(const DeviceArgs& args)>;
 using DeviceReference =
     std::function<bool(const DeviceArgs& args, float* expected, float* tolerance)>;
 
+// A lab's own rule for a failed case (checked before the harness's general ones): the mistake
+// that turns `expected` into `got` for this lab's inputs, or nothing.
+using LabDiagnosis = std::function<std::optional<Diagnosis>(
+    const CaseData& data, const Expected& expected, const std::vector<float>& got)>;
+
+// A case's inputs made together from `seed` at `size`: every declared input, of its declared type
+// and in order; their lengths are the data's own. The same size must give the same lengths at
+// every seed (a speed check draws new inputs for each round into the same buffers).
+using CaseGenerator = std::function<CaseData(const CaseSize& size, std::uint64_t seed)>;
+
 struct BufferSpec {
-  std::string name;  // as the contract names it: messages say "wrote outside out"
-  ShapeOf shape;
+  std::string name;         // as the contract names it: messages say "wrote outside out"
+  ShapeOf shape;            // empty for a generated input: its length is the data's
   Fill fill = Fill::reals;  // inputs only
+  Element element = Element::float32;
 };
 
 class BufferLab {
@@ -112,12 +139,18 @@ class BufferLab {
 
   // Declared in the order the contract takes them; the output is always one buffer.
   BufferLab& input(std::string name, ShapeOf shape, Fill fill = Fill::reals);
+  // An input of a lab with a case generator: its type; its length comes from the data.
+  BufferLab& input(std::string name, Element element);
   BufferLab& output(std::string name, ShapeOf shape);
   BufferLab& call(Call call);
   BufferLab& reference(CpuReference reference);
   // Optional: the large expected outputs on the GPU (else: the inputs copied back, the CPU
   // reference, the result uploaded).
   BufferLab& device_reference(DeviceReference reference);
+  // Optional: the case's inputs made together (declare each with .input(name, element)).
+  BufferLab& generate(CaseGenerator generator);
+  // Optional: the lab's own diagnosis of a failed case, tried before the harness's.
+  BufferLab& diagnose(LabDiagnosis rule);
   // Optional: case labels other than CaseSize::label() (seeds are drawn from the label).
   BufferLab& label(std::function<std::string(const CaseSize&)> label);
   // Optional: the largest n or dimension the spec may give (the contract's int arithmetic).
@@ -144,6 +177,11 @@ class BufferLab {
   Expected expected(const CaseData& data) const;
   const DeviceReference& device_reference() const { return device_reference_; }
   std::optional<ProductInputs> product_inputs(const CaseData& data) const;
+  const CaseGenerator& generator() const { return generator_; }
+  std::optional<Diagnosis> lab_diagnosis(const CaseData& data, const Expected& expected,
+                                         const std::vector<float>& got) const;
+  // Input i's shape in a case: as declared, or (generated) the data's length as one column.
+  BufferShape input_shape(std::size_t i, const CaseData& data) const;
 
  private:
   std::string name_;
@@ -155,6 +193,8 @@ class BufferLab {
   DeviceReference device_reference_;
   std::function<std::string(const CaseSize&)> label_;
   std::function<std::optional<ProductInputs>(const CaseData&)> product_;
+  CaseGenerator generator_;
+  LabDiagnosis diagnosis_;
   int max_dimension_ = 1 << 30;
 };
 
@@ -167,7 +207,8 @@ std::vector<CaseSize> case_sizes(const CheckSpec& spec, const std::string& key,
 // stream of their own (the same on the host and for DeviceBuffer::fill_random*).
 std::uint64_t input_seed(std::uint64_t case_seed, std::size_t index);
 
-// A case's inputs drawn from `seed` as the lab declares them (each buffer its own stream).
+// A case's inputs drawn from `seed` as the lab declares them: by its case generator, or each
+// buffer on its own stream as its fill says.
 CaseData draw_case(const BufferLab& lab, const CaseSize& size, std::uint64_t seed);
 
 }  // namespace harness

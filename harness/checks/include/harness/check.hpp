@@ -16,6 +16,7 @@
 #include "contract/grader_channel.hpp"
 #include "harness/contract.hpp"
 #include "harness/device_buffer.hpp"
+#include "harness/element.hpp"
 #include "harness/sanitizer.hpp"  // under_sanitizer(), note_device_buffer()
 
 namespace harness {
@@ -125,8 +126,7 @@ void expect_matrix(CaseResult& result, const std::vector<float>& expected, const
 // Fails the case if anything was written into the buffer's guard zones.
 void expect_guards_intact(CaseResult& result, const DeviceBuffer& buffer, long long cols);
 // Fails the case if a kernel changed an input.
-void expect_unchanged(CaseResult& result, const DeviceBuffer& input,
-                      const std::vector<float>& original);
+void expect_unchanged(CaseResult& result, const DeviceBuffer& input, const HostView& original);
 
 // Appends one sentence to a case's reason and marks it failed.
 void fail_case(CaseResult& result, const std::string& reason);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace harness {
@@ -27,6 +28,8 @@ float element_on_device(const float* values, long long index);
 
 // How many elements differ between two device buffers (NaN counts as different).
 long long count_differences_on_device(const float* a, const float* b, std::size_t count);
+long long count_differences_on_device(const std::int32_t* a, const std::int32_t* b,
+                                      std::size_t count);
 
 // output_digest (compare.hpp) of device memory, without copying it back.
 std::string output_digest_on_device(const float* values, std::size_t count);

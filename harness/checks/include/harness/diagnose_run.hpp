@@ -14,10 +14,11 @@
 
 namespace harness {
 
-// One input of a case, as uploaded: its host values and its row length (for the guard size).
+// One input of a case, as uploaded: its host values (of its element type) and its row length
+// (for the guard size).
 struct RerunInput {
   std::string name;
-  const std::vector<float>* values = nullptr;
+  HostView values;
   long long cols = 1;
 };
 
@@ -26,7 +27,7 @@ struct RerunInput {
 struct CaseRerun {
   std::vector<RerunInput> inputs;
   std::size_t output_size = 0;
-  std::function<void(const std::vector<float*>& inputs, float* output)> launch;
+  std::function<void(const std::vector<void*>& inputs, float* output)> launch;
   std::string call;
 };
 

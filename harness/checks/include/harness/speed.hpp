@@ -63,6 +63,6 @@ void judge_speed(Check& check, const Timing& timing, double threshold, double ma
 void judge_share(Check& check, const Timing& timing, double threshold, double max_spread);
 
 // cudaMemcpy device to device of `bytes` from `source` to `destination`: the bandwidth reference.
-TimedWork memcpy_reference(const float* source, float* destination, std::size_t bytes);
+TimedWork memcpy_reference(const void* source, void* destination, std::size_t bytes);
 
 }  // namespace harness

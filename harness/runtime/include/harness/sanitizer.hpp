@@ -31,7 +31,8 @@ inline bool in_sanitizer_pass() { return under_sanitizer() && !sanitizer_hosts_g
 
 // Under compute-sanitizer: the lab's buffer `name` as the student's kernels see it (its copy in
 // the student's context), kept until the running check takes it. Nothing otherwise.
-void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes);
+void note_device_buffer(const std::string& name, std::uint64_t address, std::size_t bytes,
+                        const std::string& element = "float");
 
 // The buffers noted since the last call, in the order noted; the list starts empty again.
 std::vector<contract::DeviceBufferPlace> take_device_buffer_places();

@@ -26,7 +26,8 @@ Registry& registry() {
 }  // namespace
 
 void register_buffer(const void* base, std::size_t bytes, const std::string& name,
-                     std::size_t payload_offset, std::size_t payload_bytes) {
+                     std::size_t payload_offset, std::size_t payload_bytes,
+                     const std::string& element) {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
   std::uint64_t region = 0;
@@ -39,7 +40,7 @@ void register_buffer(const void* base, std::size_t bytes, const std::string& nam
     return;  // more live buffers than regions: such a buffer cannot be passed to a launcher
   }
   const auto address = reinterpret_cast<std::uintptr_t>(base);
-  r.by_base[address] = {region, address, bytes, name, payload_offset, payload_bytes};
+  r.by_base[address] = {region, address, bytes, name, payload_offset, payload_bytes, element};
   r.base_of_region[region] = address;
 }
 

@@ -18,10 +18,13 @@ struct RegisteredBuffer {
   // The part a kernel may use (without the guard zones): the emulation checks accesses against it.
   std::size_t payload_offset = 0;
   std::size_t payload_bytes = 0;
+  // Its element type as C++ spells it ("float", "int"): the words of memory errors count in it.
+  std::string element = "float";
 };
 
 void register_buffer(const void* base, std::size_t bytes, const std::string& name,
-                     std::size_t payload_offset, std::size_t payload_bytes);
+                     std::size_t payload_offset, std::size_t payload_bytes,
+                     const std::string& element);
 void forget_buffer(const void* base);
 
 // The buffer that holds `address`, or null.

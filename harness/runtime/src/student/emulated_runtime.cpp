@@ -108,7 +108,8 @@ class EmulatedRuntime {
       std::memcpy(arena_ + slot.offset, reinterpret_cast<const void*>(slot.buffer->base),
                   slot.buffer->bytes);
       layout.push_back({slot.offset, slot.buffer->bytes, slot.buffer->name,
-                        slot.buffer->payload_offset, slot.buffer->payload_bytes});
+                        slot.buffer->payload_offset, slot.buffer->payload_bytes,
+                        slot.buffer->element});
     }
     nlohmann::json request = {{"call", name},
                               {"args", nlohmann::json::binary_t(std::vector<std::uint8_t>(

@@ -38,7 +38,7 @@ CUdeviceptr Runtime::shadow(std::uint64_t region) {
                  "allocating a buffer in the student's context");
   }
   shadows_[region] = s;
-  note_device_buffer(buffer->name, s.address, s.bytes);
+  note_device_buffer(buffer->name, s.address, s.bytes, buffer->element);
   return s.address;
 }
 
