@@ -48,7 +48,7 @@ LAB_CHECK(CopyMatrixStrided, Correctness) { harness::check_correctness(check, kS
 
 LAB_CHECK(CopyMatrixStrided, ElementsPerThread) {
   harness::check_elements_per_thread(
-      check, kStrided, {"size", false, "make the grid shorter in y", "one_element_per_thread"});
+      check, kStrided, {false, "make the grid shorter in y", "one_element_per_thread"});
 }
 
 LAB_CHECK(CopyMatrixStrided, Speed) { harness::check_speed(check, kStrided); }
@@ -64,7 +64,7 @@ LAB_CHECK(CopyMatrixFast, ElementsPerThread) {
   if (!harness::bonus_attempted(check, kFast, LAB_STUDENT_DEFINES(copy_matrix_fast))) return;
   harness::check_elements_per_thread(
       check, kFast,
-      {"size", false, "a grid-stride loop over float4s with a grid of a few blocks per SM", ""});
+      {false, "a grid-stride loop over float4s with a grid of a few blocks per SM", ""});
 }
 
 LAB_CHECK(CopyMatrixFast, Speed) {

@@ -102,7 +102,7 @@ LAB_CHECK(ReduceSum, Integers) { check_correctness(check, lab); }
 LAB_CHECK(ReduceSum, Reals) { check_correctness(check, lab.with_fill(Fill::reals)); }
 // Past 2^24 elements: +1 and -1 (random_integer_matrix's zeros become +1), exact in any order.
 LAB_CHECK(ReduceSum, Large) {
-  for (const auto& size : case_sizes(check.spec(), "sizes", lab)) {
+  for (const auto& size : case_sizes(check.spec(), lab)) {
     const auto seed = check.seed_for(lab.case_label(size));
     const CaseData data{size, {random_integer_matrix(size.n(), 1, seed, -1, 1)}};
     check_case(check, lab, lab.case_label(size), data, sum_of(data));
