@@ -107,7 +107,8 @@ function(add_lab folder)
   target_link_libraries(${lab}_checks PUBLIC ${checks_harness})
 
   # The optional bonus (bonus.cu next to kernel.cu) is built when it exists; without it the
-  # bonus checks say "not attempted" (the checks declare the bonus functions weak).
+  # bonus checks say "not attempted" (the launcher's entries declare the bonus functions weak,
+  # cmake/LabContract.cmake, and say which the submission defines: LAB_STUDENT_DEFINES).
   # CONFIGURE_DEPENDS: a bonus.cu added later is picked up by the next build.
   get_filename_component(kernel_dir "${kernel}" DIRECTORY)
   # Under the CPU emulation too (it emulates warp shuffles): its correctness checks run there,

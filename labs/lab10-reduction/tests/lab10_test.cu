@@ -7,7 +7,9 @@
 #include "lab10.h"
 #include "lab10_bonus.h"
 
-void reduce_sum_fast(const float*, float*, int) __attribute__((weak));  // null if no bonus.cu
+// The bonus is optional: bonus.cu may be absent from a submission. The lab program always has
+// the function (its proxy, cmake/LabContract.cmake); whether the submission defines it is the
+// launcher's answer, LAB_STUDENT_DEFINES (harness/student_call.hpp).
 using namespace harness;  // NOLINT: a lab's test file is made of the harness's checks
 // ---- the reference: the sum in double, and how far any order of float additions may be ----
 // What the rule needs of the input: its sum, the sums of its positive and negative parts, and
