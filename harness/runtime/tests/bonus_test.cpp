@@ -50,13 +50,13 @@ TEST(BonusSpec, BadFieldsNameTheCheck) {
   EXPECT_THROW(parse(R"({"lab": "l", "title": "t", "checks": [{"id": "A.B", "kind": "speed",
       "title": "t", "points": 1, "full_points_at_ratio": 0}]})"),
                SpecError);
-  const auto spec = parse(R"({"lab": "l", "title": "t", "checks": [{"id": "A.B", "kind": "speed",
-      "title": "t", "points": 1, "rounds": 11}]})");
+  // The table's range (contract/spec_schema.hpp): rejected when the spec loads.
   try {
-    (void)spec.at("A.B").rounds();
+    (void)parse(R"({"lab": "l", "title": "t", "checks": [{"id": "A.B", "kind": "speed",
+      "title": "t", "points": 1, "rounds": 11}]})");
     FAIL() << "rounds 11 accepted";
   } catch (const SpecError& error) {
-    EXPECT_NE(std::string(error.what()).find("A.B"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("check 'A.B': 'rounds'"), std::string::npos);
   }
 }
 
