@@ -15,6 +15,7 @@ set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 # "compile"): -lineinfo maps the kernels' machine code to kernel.cu's lines, so compute-sanitizer
 # names the student's line. It does not change the code nvcc generates.
 set(LABS_STUDENT_CUDA_FLAGS "-lineinfo")
+include("${CMAKE_CURRENT_LIST_DIR}/SpecTool.cmake")  # labs_read_spec: a lab's checks from labspec
 include("${CMAKE_CURRENT_LIST_DIR}/GradingKit.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/LabContract.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/GpuResources.cmake")
@@ -23,55 +24,6 @@ set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
 find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
              HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
 find_program(LABS_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
-
-function(_labs_read_spec spec_file out_ids out_kinds out_timeouts)
-  set(bonus_ids "")
-  file(READ "${spec_file}" spec_text)
-  string(JSON check_count ERROR_VARIABLE json_error LENGTH "${spec_text}" checks)
-  if(json_error)
-    message(FATAL_ERROR "${spec_file}: cannot read 'checks': ${json_error}")
-  endif()
-  set(ids "")
-  set(kinds "")
-  set(timeouts "")
-  math(EXPR last "${check_count} - 1")
-  foreach(i RANGE ${last})
-    string(JSON id ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} id)
-    if(json_error OR NOT id MATCHES "^[A-Za-z0-9_]+\\.[A-Za-z0-9_]+$")
-      message(FATAL_ERROR "${spec_file}: checks[${i}] needs an id like Suite.Name ${json_error}")
-    endif()
-    string(JSON kind ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} kind)
-    if(json_error)
-      message(FATAL_ERROR "${spec_file}: check ${id} needs a kind")
-    endif()
-    string(JSON timeout ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} timeout_s)
-    if(LABS_EMULATION)
-      # The CPU emulation may give a check its own time limit with its reduced sizes.
-      string(JSON emulated_timeout ERROR_VARIABLE emulated_error
-             GET "${spec_text}" checks ${i} emulation timeout_s)
-      if(NOT emulated_error)
-        set(timeout "${emulated_timeout}")
-        set(json_error "")
-      endif()
-    endif()
-    if(NOT json_error AND timeout MATCHES "^([0-9]+)")
-      set(timeout "${CMAKE_MATCH_1}")  # whole seconds are enough for a time limit
-    else()
-      set(timeout 120)
-    endif()
-    string(JSON bonus ERROR_VARIABLE json_error GET "${spec_text}" checks ${i} bonus)
-    if(NOT json_error AND bonus)
-      list(APPEND bonus_ids "${id}")
-    endif()
-    list(APPEND ids "${id}")
-    list(APPEND kinds "${kind}")
-    list(APPEND timeouts "${timeout}")
-  endforeach()
-  set(${out_ids} "${ids}" PARENT_SCOPE)
-  set(${out_kinds} "${kinds}" PARENT_SCOPE)
-  set(${out_timeouts} "${timeouts}" PARENT_SCOPE)
-  set(LABS_SPEC_BONUS_IDS "${bonus_ids}" PARENT_SCOPE)  # the optional checks ("bonus": true)
-endfunction()
 
 # The student's launcher program: their .cu files (host code and device code in one compile) with
 # the lab's entries table and the stand-in CUDA runtime instead of libcudart (on a GPU), or the
@@ -155,7 +107,8 @@ function(add_lab folder)
   target_link_libraries(${lab}_checks PUBLIC ${checks_harness})
 
   # The optional bonus (bonus.cu next to kernel.cu) is built when it exists; without it the
-  # bonus checks say "not attempted" (the checks declare the bonus functions weak).
+  # bonus checks say "not attempted" (the launcher's entries declare the bonus functions weak,
+  # cmake/LabContract.cmake, and say which the submission defines: LAB_STUDENT_DEFINES).
   # CONFIGURE_DEPENDS: a bonus.cu added later is picked up by the next build.
   get_filename_component(kernel_dir "${kernel}" DIRECTORY)
   # Under the CPU emulation too (it emulates warp shuffles): its correctness checks run there,
@@ -176,7 +129,10 @@ function(add_lab folder)
     add_dependencies(${lab} ${ctest_steps})
   endif()
 
-  _labs_read_spec("${spec}" ids kinds timeouts)
+  labs_read_spec("${spec}" ${lab})
+  set(ids "${LAB_SPEC_IDS}")
+  set(kinds "${LAB_SPEC_KINDS}")
+  set(timeouts "${LAB_SPEC_TIMEOUTS}")
   set(runner sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
              "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}")
 
@@ -220,7 +176,7 @@ function(add_lab folder)
     add_dependencies(all_labs ${lab})
   endif()
   if(LABS_BUILD_SELF_TESTS)
-    _labs_add_must_fail_tests(${lab} "${lab_dir}" "${ids}" "${kinds}" "${LABS_SPEC_BONUS_IDS}")
+    _labs_add_must_fail_tests(${lab} "${lab_dir}" "${ids}" "${kinds}" "${LAB_SPEC_BONUS_IDS}")
     _labs_add_must_pass_tests(${lab} "${lab_dir}" "${ids}")
   endif()
 endfunction()

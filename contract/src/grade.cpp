@@ -10,7 +10,7 @@ namespace contract {
 double points_for(const CheckSpec& check, Verdict verdict, double fraction) {
   switch (verdict) {
     case Verdict::pass:
-      if (check.full_points_at_share <= 0) return check.points;
+      if (check.full_points_at_ratio <= 0) return check.points;
       [[fallthrough]];
     case Verdict::fail:
       // Round to hundredths so a report never shows 3.3333333 points.

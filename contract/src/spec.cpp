@@ -24,43 +24,70 @@ bool is_valid_check_id(const std::string& id) {
   return true;
 }
 
-std::pair<int, int> read_size(const json& value, const std::string& where) {
-  if (!value.is_array() || value.size() != 2 || !value[0].is_number_integer() ||
-      !value[1].is_number_integer()) {
-    throw SpecError(fmt::format("{}: expected [rows, cols], got {}", where, value.dump()));
-  }
-  const long long rows = value[0].get<long long>();
-  const long long cols = value[1].get<long long>();
-  if (rows < 1 || cols < 1 || rows > (1LL << 20) || cols > (1LL << 20)) {
-    throw SpecError(
-        fmt::format("{}: sizes must be between 1 and 1048576, got {}", where, value.dump()));
-  }
-  return {static_cast<int>(rows), static_cast<int>(cols)};
-}
-
-int checked_width(const CheckSpec& spec, std::string_view key, int width, int max) {
-  if (width < 1 || width > max) {
-    throw SpecError(fmt::format("{}: check '{}': '{}' holds {}; widths run from 1 to {}",
-                                spec.source, spec.id, key, width, max));
-  }
-  return width;
+std::string dimension_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return "[" + out + "]";
 }
 
 }  // namespace
 
-std::vector<std::pair<int, int>> CheckSpec::sizes(std::string_view key) const {
-  const auto list = param<json>(key);
-  const auto where = fmt::format("{}: check '{}': '{}'", source, id, key);
-  if (!list.is_array() || list.empty()) {
-    throw SpecError(fmt::format("{}: expected a non-empty list of [rows, cols]", where));
+std::vector<std::vector<long long>> CheckSpec::sizes(const std::vector<std::string>& names,
+                                                     long long max) const {
+  if (names != dimensions) {
+    throw SpecError(
+        fmt::format("{}: check '{}' reads its sizes as {}, but the spec's "
+                    "'dimensions' are {} (the test and the spec disagree)",
+                    source, id, dimension_list(names), dimension_list(dimensions)));
   }
-  std::vector<std::pair<int, int>> out;
-  for (const auto& entry : list) out.push_back(read_size(entry, where));
+  // parse_spec held the list's shape to the table; a CheckSpec made by hand is held here.
+  const auto list = param<std::vector<std::vector<long long>>>("sizes");
+  if (list.empty()) throw SpecError(fmt::format("{}: check '{}': 'sizes' is empty", source, id));
+  for (const auto& size : list) {
+    if (size.size() != names.size()) {
+      throw SpecError(fmt::format("{}: check '{}': 'sizes' holds sizes {}, got {}", source, id,
+                                  dimension_list(names), nlohmann::json(size).dump()));
+    }
+    for (std::size_t i = 0; i < size.size(); ++i) {
+      if (size[i] < 1 || size[i] > max) {
+        throw SpecError(fmt::format("{}: check '{}': 'sizes' gives {} = {}; it runs from 1 to {}",
+                                    source, id, names[i], size[i], max));
+      }
+    }
+  }
+  return list;
+}
+
+std::vector<long long> CheckSpec::size(const std::vector<std::string>& names, long long max) const {
+  const auto list = sizes(names, max);
+  if (list.size() != 1) {
+    throw SpecError(
+        fmt::format("{}: check '{}': 'sizes' must hold one size, not {}", source, id, list.size()));
+  }
+  return list.front();
+}
+
+std::vector<int> CheckSpec::counts(std::string_view dimension, int max) const {
+  std::vector<int> out;
+  for (const auto& size : sizes({std::string(dimension)}, max)) {
+    out.push_back(static_cast<int>(size.front()));
+  }
   return out;
 }
 
-std::pair<int, int> CheckSpec::size(std::string_view key) const {
-  return read_size(param<json>(key), fmt::format("{}: check '{}': '{}'", source, id, key));
+int CheckSpec::count(std::string_view dimension, int max) const {
+  return static_cast<int>(size({std::string(dimension)}, max).front());
+}
+
+double CheckSpec::min_ratio(std::string_view reference) const {
+  const auto named = param<std::string>("reference");
+  if (named != reference) {
+    throw SpecError(
+        fmt::format("{}: check '{}': 'reference' is {}, but the check is timed "
+                    "against {} (the test and the spec disagree)",
+                    source, id, named, reference));
+  }
+  return positive("min_ratio");
 }
 
 double CheckSpec::positive(std::string_view key) const {
@@ -80,20 +107,6 @@ int CheckSpec::rounds() const {
         fmt::format("{}: check '{}': 'rounds' runs from 1 to 10, got {}", source, id, value));
   }
   return value;
-}
-
-int CheckSpec::width(std::string_view key, int max) const {
-  return checked_width(*this, key, param<int>(key), max);
-}
-
-std::vector<int> CheckSpec::widths(std::string_view key, int max) const {
-  const auto list = param<std::vector<int>>(key);
-  if (list.empty()) {
-    throw SpecError(
-        fmt::format("{}: check '{}': '{}' must list at least one width", source, id, key));
-  }
-  for (const int width : list) checked_width(*this, key, width, max);
-  return list;
 }
 
 double LabSpec::total_points() const {
@@ -139,85 +152,55 @@ std::string text_field(const json& object, const char* key, const std::string& w
   return it->get<std::string>();
 }
 
-// The spec's "sanitizer": the compute-sanitizer tools the batch's sanitizer pass runs.
-std::vector<std::string> sanitizer_tools(const json& tools, const std::string& source) {
-  if (!tools.is_array()) {
-    throw SpecError(fmt::format("{}: 'sanitizer' must be a list of tools", source));
-  }
-  std::vector<std::string> names;
-  for (const auto& tool : tools) {
-    if (!tool.is_string() || (tool != "memcheck" && tool != "racecheck")) {
+// The spec's own keys: known (spec_schema.hpp's lab_keys), of their types; "dimensions" read.
+void read_lab_keys(const json& document, LabSpec& spec, const std::string& source) {
+  for (const auto& [name, value] : document.items()) {
+    const auto& keys = lab_keys();
+    const auto key =
+        std::find_if(keys.begin(), keys.end(), [&](const SpecKey& k) { return k.name == name; });
+    if (key == keys.end()) {
       throw SpecError(
-          fmt::format("{}: 'sanitizer' lists memcheck or racecheck, not {}", source, tool.dump()));
+          fmt::format("{}: unknown key '{}' (a spec holds lab, title, dimensions, "
+                      "sanitizer and checks; docs/spec.md)",
+                      source, name));
     }
-    names.push_back(tool.get<std::string>());
+    if (name == "sanitizer" && value.is_array() && value.empty()) continue;  // none at all
+    if (name != "checks") check_value(*key, value, {}, "the spec", source);
   }
-  return names;
-}
-
-// "visibility": one of kCheckVisibilities.
-std::string read_visibility(const json& value, const std::string& where,
-                            const std::string& source) {
-  const auto known = std::find_if(
-      std::begin(kCheckVisibilities), std::end(kCheckVisibilities),
-      [&](std::string_view name) { return value.is_string() && value.get<std::string>() == name; });
-  if (known == std::end(kCheckVisibilities)) {
-    throw SpecError(fmt::format(
-        "{}: {}: 'visibility' must be visible, hidden, after_due_date or after_published, not {}",
-        source, where, value.dump()));
+  spec.lab = text_field(document, "lab", "the spec", source);
+  spec.title = text_field(document, "title", "the spec", source);
+  if (const auto tools = document.find("sanitizer"); tools != document.end()) {
+    spec.sanitizer_tools = tools->get<std::vector<std::string>>();
   }
-  return std::string(*known);
-}
-
-// A check's optional fields: timeout_s, bonus, full_points_at_share, visibility and timed_with
-// (which must name a speed check among `earlier`).
-void read_check_options(const json& entry, CheckSpec& check, const std::vector<CheckSpec>& earlier,
-                        const std::string& where, const std::string& source) {
-  if (const auto timeout = entry.find("timeout_s"); timeout != entry.end()) {
-    if (!timeout->is_number() || timeout->get<double>() <= 0) {
-      throw SpecError(fmt::format("{}: {}: 'timeout_s' must be a number > 0", source, where));
-    }
-    check.timeout_s = timeout->get<double>();
-  }
-  if (const auto bonus = entry.find("bonus"); bonus != entry.end()) {
-    if (!bonus->is_boolean()) {
-      throw SpecError(fmt::format("{}: {}: 'bonus' must be true or false", source, where));
-    }
-    check.bonus = bonus->get<bool>();
-  }
-  if (const auto full = entry.find("full_points_at_share"); full != entry.end()) {
-    if (!full->is_number() || full->get<double>() <= 0 || check.kind != "speed") {
-      throw SpecError(fmt::format(
-          "{}: {}: 'full_points_at_share' must be a number > 0, on a speed check", source, where));
-    }
-    check.full_points_at_share = full->get<double>();
-  }
-  if (const auto visibility = entry.find("visibility"); visibility != entry.end()) {
-    check.visibility = read_visibility(*visibility, where, source);
-  }
-  // "timed_with": an earlier speed check at the same size whose runs time this one too.
-  if (const auto with = entry.find("timed_with"); with != entry.end()) {
-    const auto named = std::find_if(earlier.begin(), earlier.end(), [&](const auto& c) {
-      return with->is_string() && c.id == with->get<std::string>() && c.kind == "speed";
-    });
-    if (check.kind != "speed" || named == earlier.end()) {
-      throw SpecError(
-          fmt::format("{}: {}: 'timed_with' must name an earlier speed check, on a "
-                      "speed check; got {}",
-                      source, where, with->dump()));
-    }
+  if (const auto names = document.find("dimensions"); names != document.end()) {
+    spec.dimensions = names->get<std::vector<std::string>>();
   }
 }
 
-// One entry of "checks"; `seen` holds the ids before it.
-CheckSpec parse_check(const json& entry, const std::vector<CheckSpec>& earlier,
-                      std::set<std::string>& seen, const std::string& source) {
+// "timed_with" must name an earlier speed check (its runs time this one too).
+void check_timed_with(const json& entry, const std::vector<CheckSpec>& earlier,
+                      const std::string& where, const std::string& source) {
+  const auto with = entry.find("timed_with");
+  if (with == entry.end()) return;
+  const auto named = std::find_if(earlier.begin(), earlier.end(), [&](const auto& c) {
+    return c.id == with->get<std::string>() && c.kind == "speed";
+  });
+  if (named == earlier.end()) {
+    throw SpecError(fmt::format("{}: {}: 'timed_with' must name an earlier speed check, got {}",
+                                source, where, with->dump()));
+  }
+}
+
+// The id and kind first (the table's rows depend on the kind), then every key held to the table.
+CheckSpec parse_check(const json& entry, const LabSpec& spec, std::set<std::string>& seen,
+                      const std::string& source) {
   if (!entry.is_object()) {
     throw SpecError(fmt::format("{}: every entry of 'checks' must be an object", source));
   }
   CheckSpec check;
   check.source = source;
   check.params = entry;
+  check.dimensions = spec.dimensions;
   check.id = text_field(entry, "id", "every check", source);
   const auto where = fmt::format("check '{}'", check.id);
   if (!is_valid_check_id(check.id)) {
@@ -232,13 +215,24 @@ CheckSpec parse_check(const json& entry, const std::vector<CheckSpec>& earlier,
     throw SpecError(fmt::format("{}: {}: kind must be correctness, speed or structure, not '{}'",
                                 source, where, check.kind));
   }
-  check.title = text_field(entry, "title", where, source);
-  const auto points = entry.find("points");
-  if (points == entry.end() || !points->is_number() || points->get<double>() < 0) {
-    throw SpecError(fmt::format("{}: {}: 'points' must be a number >= 0", source, where));
+  check_entry_keys(entry, check.kind, spec.dimensions, false, where, source);
+  for (const auto& key : check_keys()) {
+    if (key.required && !entry.contains(key.name)) {
+      throw SpecError(
+          fmt::format("{}: {} needs '{}' ({})", source, where, key.name, describe_range(key)));
+    }
   }
-  check.points = points->get<double>();
-  read_check_options(entry, check, earlier, where, source);
+  if (const auto overrides = entry.find("emulation"); overrides != entry.end()) {
+    check_entry_keys(*overrides, check.kind, spec.dimensions, true,
+                     fmt::format("{}: 'emulation'", where), source);
+  }
+  check_timed_with(entry, spec.checks, where, source);
+  check.title = entry.at("title").get<std::string>();
+  check.points = entry.at("points").get<double>();
+  check.timeout_s = entry.value("timeout_s", kDefaultCheckSeconds);
+  check.bonus = entry.value("bonus", false);
+  check.full_points_at_ratio = entry.value("full_points_at_ratio", 0.0);
+  check.visibility = entry.value("visibility", std::string("visible"));
   return check;
 }
 
@@ -248,18 +242,14 @@ LabSpec parse_spec(const json& document, const std::string& source) {
   if (!document.is_object()) throw SpecError(fmt::format("{}: must be a JSON object", source));
   LabSpec spec;
   spec.source = source;
-  spec.lab = text_field(document, "lab", "the spec", source);
-  spec.title = text_field(document, "title", "the spec", source);
-  if (const auto tools = document.find("sanitizer"); tools != document.end()) {
-    spec.sanitizer_tools = sanitizer_tools(*tools, source);
-  }
+  read_lab_keys(document, spec, source);
   const auto checks = document.find("checks");
   if (checks == document.end() || !checks->is_array() || checks->empty()) {
     throw SpecError(fmt::format("{}: needs a non-empty list 'checks'", source));
   }
   std::set<std::string> seen;
   for (const auto& entry : *checks) {
-    spec.checks.push_back(parse_check(entry, spec.checks, seen, source));
+    spec.checks.push_back(parse_check(entry, spec, seen, source));
   }
   return spec;
 }
@@ -269,35 +259,18 @@ std::vector<std::string> apply_overrides(LabSpec& spec, std::string_view key) {
   for (auto& check : spec.checks) {
     const auto it = check.params.find(std::string(key));
     if (it == check.params.end()) continue;
+    const auto where = fmt::format("check '{}': '{}'", check.id, key);
     if (!it->is_object()) {
-      throw SpecError(fmt::format("{}: check '{}': '{}' must be an object of parameters",
-                                  spec.source, check.id, key));
+      throw SpecError(fmt::format("{}: {} must be an object of parameters", spec.source, where));
     }
     const json overrides = *it;
-    for (const auto& [name, value] : overrides.items()) {
-      if (name == "id" || name == "kind" || name == "points" || name == "visibility") {
-        throw SpecError(fmt::format("{}: check '{}': '{}' cannot change '{}'", spec.source,
-                                    check.id, key, name));
-      }
-      check.params[name] = value;
-    }
-    if (overrides.contains("title")) {
-      // The title says what the check runs (its sizes): one that names the GPU's sizes would be
-      // untrue where the override changes them.
-      const auto& title = overrides["title"];
-      if (!title.is_string() || title.get<std::string>().empty()) {
-        throw SpecError(fmt::format("{}: check '{}': '{}.title' must be a non-empty string",
-                                    spec.source, check.id, key));
-      }
-      check.title = title.get<std::string>();
-    }
-    if (overrides.contains("timeout_s")) {
-      if (!overrides["timeout_s"].is_number() || overrides["timeout_s"].get<double>() <= 0) {
-        throw SpecError(fmt::format("{}: check '{}': '{}.timeout_s' must be a number > 0",
-                                    spec.source, check.id, key));
-      }
-      check.timeout_s = overrides["timeout_s"].get<double>();
-    }
+    // parse_spec held "emulation" to the table; any other key is held here.
+    check_entry_keys(overrides, check.kind, spec.dimensions, true, where, spec.source);
+    for (const auto& [name, value] : overrides.items()) check.params[name] = value;
+    // The title says what the check runs (its sizes): one that names the GPU's sizes would be
+    // untrue where the override changes them.
+    check.title = overrides.value("title", check.title);
+    check.timeout_s = overrides.value("timeout_s", check.timeout_s);
     changed.push_back(check.id);
   }
   return changed;

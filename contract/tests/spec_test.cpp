@@ -14,12 +14,13 @@ using nlohmann::json;
 
 json valid_spec() {
   return json::parse(R"({
-    "lab": "lab9", "title": "Test lab",
+    "lab": "lab9", "title": "Test lab", "dimensions": ["rows", "cols"],
     "checks": [
       {"id": "Copy.Correctness", "kind": "correctness", "title": "copies", "points": 10,
        "sizes": [[32, 64], [1, 1]]},
-      {"id": "Copy.Speed", "kind": "speed", "title": "fast", "points": 5, "size": [128, 256],
-       "min_share": 0.5, "timeout_s": 30}
+      {"id": "Copy.Speed", "kind": "speed", "title": "fast", "points": 5, "sizes": [[128, 256]],
+       "reference": "memcpy", "min_ratio": 0.5, "repetitions": 30, "max_spread": 0.1,
+       "timeout_s": 30}
     ]})");
 }
 
@@ -40,13 +41,13 @@ TEST(Spec, ParsesChecksInOrderWithTheirParameters) {
   ASSERT_EQ(spec.checks.size(), 2u);
   EXPECT_EQ(spec.checks[0].id, "Copy.Correctness");
   EXPECT_DOUBLE_EQ(spec.total_points(), 15);
-  const auto sizes = spec.checks[0].sizes("sizes");
+  const auto sizes = spec.checks[0].sizes({"rows", "cols"}, 1024);
   ASSERT_EQ(sizes.size(), 2u);
-  EXPECT_EQ(sizes[0], std::make_pair(32, 64));
-  EXPECT_EQ(spec.at("Copy.Speed").size("size"), std::make_pair(128, 256));
-  EXPECT_DOUBLE_EQ(spec.at("Copy.Speed").positive("min_share"), 0.5);
+  EXPECT_EQ(sizes[0], (std::vector<long long>{32, 64}));
+  EXPECT_EQ(spec.at("Copy.Speed").size({"rows", "cols"}, 1024), (std::vector<long long>{128, 256}));
+  EXPECT_DOUBLE_EQ(spec.at("Copy.Speed").min_ratio("memcpy"), 0.5);
   EXPECT_DOUBLE_EQ(spec.at("Copy.Speed").timeout_s, 30);
-  EXPECT_DOUBLE_EQ(spec.at("Copy.Correctness").timeout_s, 120);
+  EXPECT_DOUBLE_EQ(spec.at("Copy.Correctness").timeout_s, kDefaultCheckSeconds);
 }
 
 // The compute-sanitizer tools of the batch's pass: memcheck unless the spec lists them.
@@ -60,7 +61,7 @@ TEST(Spec, SanitizerToolsDefaultToMemcheck) {
   doc["sanitizer"] = json::array();
   EXPECT_TRUE(parse_spec(doc, "spec.json").sanitizer_tools.empty());
   doc["sanitizer"] = json::array({"initcheck"});
-  expect_spec_error(doc, "'sanitizer' lists memcheck or racecheck");
+  expect_spec_error(doc, "'sanitizer' must be a list of memcheck, racecheck");
   doc["sanitizer"] = "memcheck";
   expect_spec_error(doc, "'sanitizer' must be a list");
 }
@@ -99,6 +100,10 @@ TEST(Spec, NamesTheFieldThatIsWrong) {
   expect_spec_error(doc, "'points'");
 
   doc = valid_spec();
+  doc["checks"][0].erase("title");
+  expect_spec_error(doc, "check 'Copy.Correctness' needs 'title'");
+
+  doc = valid_spec();
   doc["checks"][1]["timeout_s"] = 0;
   expect_spec_error(doc, "timeout_s");
 }
@@ -121,7 +126,7 @@ TEST(Spec, TimedWithNamesAnEarlierSpeedCheck) {
 
   auto on_correctness = doc;
   on_correctness["checks"][0]["timed_with"] = "Copy.Speed";
-  expect_spec_error(on_correctness, "'timed_with'");
+  expect_spec_error(on_correctness, "unknown key 'timed_with' (a correctness check takes");
 
   auto not_text = doc;
   not_text["checks"][2]["timed_with"] = 3;
@@ -130,55 +135,56 @@ TEST(Spec, TimedWithNamesAnEarlierSpeedCheck) {
 
 TEST(Spec, ParameterErrorsNameCheckAndKey) {
   auto doc = valid_spec();
-  doc["checks"][0]["sizes"] = json::parse("[[32, 0]]");
+  doc["checks"][0]["sizes"] = json::parse("[[32, 2000]]");
   const auto spec = parse_spec(doc, "spec.json");
   try {
-    spec.checks[0].sizes("sizes");
-    FAIL() << "a zero size was accepted";
+    spec.checks[0].sizes({"rows", "cols"}, 1024);
+    FAIL() << "a size over the reader's largest was accepted";
   } catch (const SpecError& e) {
-    EXPECT_NE(std::string(e.what()).find("Copy.Correctness"), std::string::npos) << e.what();
+    EXPECT_STREQ(e.what(),
+                 "spec.json: check 'Copy.Correctness': 'sizes' gives cols = 2000; it runs from 1 "
+                 "to 1024");
   }
-  EXPECT_THROW(spec.checks[0].sizes("missing"), SpecError);
-  EXPECT_THROW(spec.checks[1].positive("size"), SpecError);
+  EXPECT_THROW(parse_spec(valid_spec(), "spec.json").checks[0].size({"rows", "cols"}, 4096),
+               SpecError)
+      << "one size, not two";
+  EXPECT_THROW(spec.checks[1].positive("min_spread"), SpecError);
   EXPECT_THROW(spec.checks[1].param<int>("min_share_missing"), SpecError);
   EXPECT_THROW(spec.at("Copy.Nothing"), SpecError);
 }
 
-TEST(Spec, WidthsAreWholeNumbersInRange) {
-  auto doc = valid_spec();
-  doc["checks"][0]["width"] = 64;
-  doc["checks"][0]["widths"] = json::parse("[1, 33, 1024]");
-  const auto check = parse_spec(doc, "spec.json").checks[0];
-  EXPECT_EQ(check.width("width", 64), 64);
-  EXPECT_EQ(check.widths("widths", 1024), (std::vector<int>{1, 33, 1024}));
+// A check reads its sizes as the dimensions it knows; the spec's must be the same.
+TEST(Spec, TheChecksAndTheSpecAgreeOnTheDimensions) {
+  const auto spec = parse_spec(valid_spec(), "spec.json");
+  try {
+    spec.checks[0].sizes({"m", "k", "n"}, 1024);
+    FAIL() << "[m, k, n] read from a spec of [rows, cols]";
+  } catch (const SpecError& e) {
+    EXPECT_STREQ(e.what(),
+                 "spec.json: check 'Copy.Correctness' reads its sizes as [m, k, n], but the "
+                 "spec's 'dimensions' are [rows, cols] (the test and the spec disagree)");
+  }
+  try {
+    spec.checks[1].min_ratio("naive");
+    FAIL() << "a memcpy threshold read as the naive kernel's";
+  } catch (const SpecError& e) {
+    EXPECT_STREQ(e.what(),
+                 "spec.json: check 'Copy.Speed': 'reference' is memcpy, but the check is timed "
+                 "against naive (the test and the spec disagree)");
+  }
 }
 
-TEST(Spec, WidthErrorsNameFileCheckAndKey) {
-  const auto message_of = [](const json& width, bool list) {
-    auto doc = valid_spec();
-    doc["checks"][0]["w"] = width;
-    const auto check = parse_spec(doc, "spec.json").checks[0];
-    try {
-      if (list) {
-        check.widths("w", 100);
-      } else {
-        check.width("w", 100);
-      }
-    } catch (const SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
-  EXPECT_EQ(message_of(0, false),
-            "spec.json: check 'Copy.Correctness': 'w' holds 0; widths run from 1 to 100");
-  EXPECT_EQ(message_of(101, false),
-            "spec.json: check 'Copy.Correctness': 'w' holds 101; widths run from 1 to 100");
-  EXPECT_EQ(message_of(json::parse("[1, 200]"), true),
-            "spec.json: check 'Copy.Correctness': 'w' holds 200; widths run from 1 to 100");
-  EXPECT_EQ(message_of(json::array(), true),
-            "spec.json: check 'Copy.Correctness': 'w' must list at least one width");
-  EXPECT_NE(message_of("ten", false).find("wrong type"), std::string::npos);
-  EXPECT_NE(message_of(json::parse("[1, \"x\"]"), true).find("wrong type"), std::string::npos);
+TEST(Spec, CountsAreTheSizesOfALabOfOneDimension) {
+  auto doc = valid_spec();
+  doc["dimensions"] = json::array({"width"});
+  doc["checks"][0]["sizes"] = json::parse("[[1], [33], [1024]]");
+  doc["checks"][1]["sizes"] = json::parse("[[64]]");
+  const auto spec = parse_spec(doc, "spec.json");
+  EXPECT_EQ(spec.checks[0].counts("width", 1024), (std::vector<int>{1, 33, 1024}));
+  EXPECT_EQ(spec.checks[1].count("width", 64), 64);
+  EXPECT_THROW(spec.checks[0].counts("width", 100), SpecError);
+  EXPECT_THROW(spec.checks[0].count("width", 1024), SpecError) << "three sizes, not one";
+  EXPECT_THROW(spec.checks[0].counts("n", 1024), SpecError) << "the dimension is width";
 }
 
 TEST(Spec, CorruptFileGivesAClearError) {
@@ -202,17 +208,24 @@ TEST(Spec, OverridesReplaceParametersForTheRunsThatAskForThem) {
   document["checks"][0]["emulation"] = {{"sizes", {{8, 8}}}, {"timeout_s", 5}};
   auto spec = parse_spec(document, "spec.json");
   EXPECT_EQ(apply_overrides(spec, "emulation"), std::vector<std::string>{"Copy.Correctness"});
-  EXPECT_EQ(spec.checks[0].sizes("sizes"), (std::vector<std::pair<int, int>>{{8, 8}}));
+  EXPECT_EQ(spec.checks[0].sizes({"rows", "cols"}, 64),
+            (std::vector<std::vector<long long>>{{8, 8}}));
   EXPECT_EQ(spec.checks[0].timeout_s, 5);
-  EXPECT_EQ(spec.checks[1].size("size"), (std::pair<int, int>{128, 256})) << "others unchanged";
+  EXPECT_EQ(spec.checks[1].size({"rows", "cols"}, 1024), (std::vector<long long>{128, 256}))
+      << "others unchanged";
   EXPECT_TRUE(apply_overrides(spec, "other").empty());
 
+  // The overrides follow the same table as the check's own keys.
   document["checks"][0]["emulation"] = {{"points", 100}};
-  spec = parse_spec(document, "spec.json");
-  EXPECT_THROW(apply_overrides(spec, "emulation"), SpecError) << "points are not a size";
+  expect_spec_error(document,
+                    "check 'Copy.Correctness': 'emulation': the emulation's overrides "
+                    "cannot change 'points'");
+  document["checks"][0]["emulation"] = {{"widths", {8}}};
+  expect_spec_error(document, "check 'Copy.Correctness': 'emulation': unknown key 'widths'");
+  document["checks"][0]["emulation"] = {{"sizes", {{8}}}};
+  expect_spec_error(document, "every size in 'sizes' must be [rows, cols]");
   document["checks"][0]["emulation"] = 3;
-  spec = parse_spec(document, "spec.json");
-  EXPECT_THROW(apply_overrides(spec, "emulation"), SpecError);
+  expect_spec_error(document, "'emulation' must be an object");
 }
 
 // Every lab's shipped spec must load, give points, and use sizes and thresholds that parse.
@@ -228,21 +241,11 @@ TEST(Spec, EveryShippedLabSpecLoads) {
     EXPECT_EQ(entry.path().filename().string().rfind(spec.lab + "-", 0), 0u)
         << "the spec's lab id must match its folder";
     for (const auto& check : spec.checks) {
-      // A one-dimensional lab (lab 10's n) gives its sizes as numbers, a matrix lab as pairs.
       if (check.has("sizes")) {
-        const auto& sizes = check.params.at("sizes");
-        if (!sizes.empty() && sizes.front().is_number()) {
-          EXPECT_NO_THROW(check.widths("sizes", std::numeric_limits<int>::max()));
-        } else {
-          EXPECT_NO_THROW(check.sizes("sizes"));
-        }
+        EXPECT_NO_THROW(check.sizes(spec.dimensions, kMaxSpecDimension));
       }
-      if (check.has("size")) {
-        if (check.params.at("size").is_number()) {
-          EXPECT_NO_THROW(check.width("size", std::numeric_limits<int>::max()));
-        } else {
-          EXPECT_NO_THROW(check.size("size"));
-        }
+      if (check.kind == "speed" && !check.has("timed_with")) {
+        EXPECT_NO_THROW(check.min_ratio(check.param<std::string>("reference")));
       }
     }
     auto emulated = spec;  // the reduced sizes of the CPU emulation apply cleanly too

@@ -15,11 +15,9 @@ namespace {
 
 using nlohmann::json;
 
-// The parameters that hold sizes: matrix sizes, widths, n, shapes.
+// The one parameter that holds sizes (spec_schema.hpp).
 const std::set<std::string>& size_keys() {
-  static const std::set<std::string> keys{"size",       "sizes", "width",  "widths",
-                                          "n",          "shape", "shapes", "shape_mkn",
-                                          "shapes_mkn", "rows",  "cols"};
+  static const std::set<std::string> keys{"sizes"};
   return keys;
 }
 
@@ -120,14 +118,14 @@ TEST(SpecTitles, NumbersInATitleAreFoundAsPeopleReadThem) {
 
 TEST(SpecTitles, ATitleNamingSizesTheCheckDoesNotRunIsFound) {
   auto spec = parse_spec(json::parse(R"({
-    "lab": "lab6", "title": "Tiled",
+    "lab": "lab6", "title": "Tiled", "dimensions": ["width"],
     "checks": [
       {"id": "T.Large", "kind": "correctness", "title": "right at 2048 and 4096", "points": 10,
-       "widths": [2048, 4096], "emulation": {"widths": [768]}},
+       "sizes": [[2048], [4096]], "emulation": {"sizes": [[768]]}},
       {"id": "T.Fixed", "kind": "correctness", "title": "right at 2048 and 4096", "points": 10,
-       "widths": [2048, 4096], "emulation": {"widths": [768], "title": "right at 768"}},
+       "sizes": [[2048], [4096]], "emulation": {"sizes": [[768]], "title": "right at 768"}},
       {"id": "T.Typo", "kind": "correctness", "title": "exact on a 8192x8192 matrix", "points": 1,
-       "n": [16385]}
+       "sizes": [[16385]]}
     ]})"),
                          "spec.json");
   EXPECT_EQ(untrue_sizes(spec.checks[0], every_size_of(spec.checks[0])), "");
@@ -141,16 +139,17 @@ TEST(SpecTitles, ATitleNamingSizesTheCheckDoesNotRunIsFound) {
 
 TEST(SpecTitles, TheEmulationOverrideMayOnlyGiveATitleThatIsText) {
   for (const auto* bad : {R"(3)", R"("")", R"(["a"])"}) {
-    auto document = json::parse(R"({"lab": "lab1", "title": "Copy", "checks": [
-      {"id": "A.B", "kind": "correctness", "title": "at 64", "points": 1, "width": 64}]})");
+    auto document = json::parse(R"({"lab": "lab1", "title": "Copy", "dimensions": ["width"],
+      "checks": [{"id": "A.B", "kind": "correctness", "title": "at 64", "points": 1,
+                  "sizes": [[64]]}]})");
     document["checks"][0]["emulation"] = {{"title", json::parse(bad)}};
-    auto spec = parse_spec(document, "spec.json");
     try {
-      apply_overrides(spec, "emulation");
+      parse_spec(document, "spec.json");
       ADD_FAILURE() << "title " << bad << " accepted";
     } catch (const SpecError& e) {
-      EXPECT_NE(std::string(e.what()).find("'emulation.title' must be a non-empty string"),
-                std::string::npos)
+      EXPECT_NE(
+          std::string(e.what()).find("check 'A.B': 'emulation': 'title' must be a non-empty text"),
+          std::string::npos)
           << e.what();
     }
   }

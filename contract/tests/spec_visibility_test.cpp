@@ -47,8 +47,9 @@ TEST(SpecVisibility, AnUnknownValueNamesTheFileTheCheckAndTheField) {
   const std::string message = spec_error(spec_with_visibility("secret"));
   EXPECT_NE(message.find("labs/lab9-copy/spec.json"), std::string::npos) << message;
   EXPECT_NE(message.find("check 'Copy.Hidden'"), std::string::npos) << message;
-  EXPECT_NE(message.find("'visibility' must be visible, hidden, after_due_date or after_published"),
-            std::string::npos)
+  EXPECT_NE(
+      message.find("'visibility' must be one of visible, hidden, after_due_date, after_published"),
+      std::string::npos)
       << message;
   EXPECT_NE(message.find("\"secret\""), std::string::npos) << message;
 }
@@ -63,14 +64,11 @@ TEST(SpecVisibility, ANonStringOrWrongCaseIsAnError) {
 TEST(SpecVisibility, OverridesCannotChangeIt) {
   auto document = spec_with_visibility("hidden");
   document["checks"][1]["emulation"] = json{{"visibility", "visible"}};
-  auto spec = parse_spec(document, "spec.json");
-  try {
-    apply_overrides(spec, "emulation");
-    ADD_FAILURE() << "an override changed the visibility";
-  } catch (const SpecError& error) {
-    EXPECT_NE(std::string(error.what()).find("cannot change 'visibility'"), std::string::npos)
-        << error.what();
-  }
+  const std::string message = spec_error(document);
+  EXPECT_NE(message.find("check 'Copy.Hidden': 'emulation': the emulation's overrides cannot "
+                         "change 'visibility'"),
+            std::string::npos)
+      << message;
 }
 
 }  // namespace

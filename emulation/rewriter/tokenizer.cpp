@@ -77,35 +77,10 @@ class Lexer {
       return TokenKind::comment;
     }
     if (ch == '#' && line_start) return directive();
-    if (is_identifier_start(ch)) {
-      const std::size_t start = pos_;
-      while (is_identifier_char(peek())) advance();
-      const auto word = src_.substr(start, pos_ - start);
-      const bool string_prefix = word == "R" || word == "u8R" || word == "uR" || word == "UR" ||
-                                 word == "LR" || word == "L" || word == "u8" || word == "u" ||
-                                 word == "U";
-      if (string_prefix && peek() == '"') {
-        if (word.back() == 'R') return raw_string();
-        return quoted('"', TokenKind::string);
-      }
-      if (string_prefix && peek() == '\'') return quoted('\'', TokenKind::character);
-      return TokenKind::identifier;
-    }
+    if (is_identifier_start(ch)) return word();
     if (std::isdigit(static_cast<unsigned char>(ch)) ||
         (ch == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
-      // pp-number: digits, letters, dots, digit separators and exponent signs.
-      while (true) {
-        const char c = peek();
-        if ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && (peek(1) == '+' || peek(1) == '-')) {
-          advance(2);
-        } else if (is_identifier_char(c) || c == '.' ||
-                   (c == '\'' && is_identifier_char(peek(1)))) {
-          advance();
-        } else {
-          break;
-        }
-      }
-      return TokenKind::number;
+      return number();
     }
     if (ch == '"') return quoted('"', TokenKind::string);
     if (ch == '\'') return quoted('\'', TokenKind::character);
@@ -117,6 +92,37 @@ class Lexer {
     }
     advance();
     return TokenKind::punct;
+  }
+
+  // An identifier, or the prefix of a string or character literal (R"(...)", u8"...", L'x').
+  TokenKind word() {
+    const std::size_t start = pos_;
+    while (is_identifier_char(peek())) advance();
+    const auto word = src_.substr(start, pos_ - start);
+    const bool string_prefix = word == "R" || word == "u8R" || word == "uR" || word == "UR" ||
+                               word == "LR" || word == "L" || word == "u8" || word == "u" ||
+                               word == "U";
+    if (string_prefix && peek() == '"') {
+      if (word.back() == 'R') return raw_string();
+      return quoted('"', TokenKind::string);
+    }
+    if (string_prefix && peek() == '\'') return quoted('\'', TokenKind::character);
+    return TokenKind::identifier;
+  }
+
+  // pp-number: digits, letters, dots, digit separators and exponent signs.
+  TokenKind number() {
+    while (true) {
+      const char c = peek();
+      if ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && (peek(1) == '+' || peek(1) == '-')) {
+        advance(2);
+      } else if (is_identifier_char(c) || c == '.' || (c == '\'' && is_identifier_char(peek(1)))) {
+        advance();
+      } else {
+        break;
+      }
+    }
+    return TokenKind::number;
   }
 
   TokenKind quoted(char quote, TokenKind kind) {

@@ -13,6 +13,15 @@ constexpr unsigned kLanes = 32;
 constexpr std::uintptr_t kSectorBytes = 32;
 constexpr std::size_t kStrideKinds = 16;  // distinct neighbour distances kept per site
 
+// The lanes of the warp whose first request is `request` that make any of its requests at a site.
+unsigned lanes_of_warp(const std::vector<std::uintptr_t>& requests, std::size_t request) {
+  std::uint32_t lanes_seen = 0;
+  for (std::size_t i = 0; i < std::size_t{kRequestsPerSite} * kLanes; ++i) {
+    if (requests[request * kLanes + i] != 0) lanes_seen |= 1u << (i % kLanes);
+  }
+  return static_cast<unsigned>(std::popcount(lanes_seen));
+}
+
 }  // namespace
 
 unsigned distinct_sectors(const std::uintptr_t* addresses, unsigned count, std::size_t bytes) {
@@ -95,13 +104,7 @@ SiteMeasure AccessProfile::measure(const Site& s) const {
   std::uint32_t occurrence_lanes[kRequestsPerSite] = {};  // full warps' lanes per occurrence k
   unsigned warp_lanes = 0;  // the lanes of the warp that make any of its requests here
   for (std::size_t request = 0; request * kLanes < s.requests.size(); ++request) {
-    if (request % kRequestsPerSite == 0) {
-      std::uint32_t lanes_seen = 0;
-      for (std::size_t i = 0; i < std::size_t{kRequestsPerSite} * kLanes; ++i) {
-        if (s.requests[request * kLanes + i] != 0) lanes_seen |= 1u << (i % kLanes);
-      }
-      warp_lanes = static_cast<unsigned>(std::popcount(lanes_seen));
-    }
+    if (request % kRequestsPerSite == 0) warp_lanes = lanes_of_warp(s.requests, request);
     std::uintptr_t lanes[kLanes];
     unsigned n = 0;
     unsigned previous_lane = kLanes, spacing = 0;  // spacing: 0 none yet, kLanes uneven

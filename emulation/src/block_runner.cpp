@@ -244,8 +244,8 @@ std::optional<BlockFailure> BlockRunner::check_barrier(const std::vector<Fiber*>
   return std::nullopt;
 }
 
-std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
-                                             long long& static_shared_bytes) {
+// Every member a block's run reads, set for `block` of `job`.
+void BlockRunner::begin_block(const BlockJob& job, uint3 block) {
   job_ = &job;
   block_ = block;
   const dim3& b = job.request->block;
@@ -270,6 +270,11 @@ std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
   failure_.reset();
   start_checks();
   start_order();
+}
+
+std::optional<BlockFailure> BlockRunner::run(const BlockJob& job, uint3 block,
+                                             long long& static_shared_bytes) {
+  begin_block(job, block);
 
   BlockRunner* const previous = active_runner;
   active_runner = this;

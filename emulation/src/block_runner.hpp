@@ -48,7 +48,7 @@ struct BlockJob {
   // The buffers accesses are checked against (emu/access.hpp), for the launch's whole run.
   const CheckedRegion* regions = nullptr;
   std::size_t region_count = 0;
-  bool race_check = true;  // shared_race_check.hpp
+  bool race_check = true;              // shared_race_check.hpp
   LaunchEvidence* evidence = nullptr;  // evidence.hpp; null: none gathered
 };
 
@@ -109,8 +109,9 @@ class BlockRunner {
   void set_thread_index(unsigned thread) const;
   void shuffle(std::vector<Fiber*>& fibers, std::uint64_t round) const;
   std::optional<BlockFailure> check_barrier(const std::vector<Fiber*>& waiting) const;
-  BlockFailure fault_failure() const;  // after a fault in the block's kernel code
-  void start_order();                  // order_, as the schedule has it
+  BlockFailure fault_failure() const;                  // after a fault in the block's kernel code
+  void begin_block(const BlockJob& job, uint3 block);  // every member a run reads, reset
+  void start_order();                                  // order_, as the schedule has it
   std::string where() const;  // "block (1, 0, 0) of MatrixMulKernel (kernel.cu:33)"
   void abandon_fibers();
   // Resumes ready fibers, then starts new threads, until none can run (or a warp error).

@@ -125,6 +125,51 @@ void run_on_threads(int threads, const std::function<void()>& work) {
   }
 }
 
+// What the blocks of a launch left: the most static shared memory a block had, and the failure
+// of the first block that failed (by index), if any.
+struct GridOutcome {
+  long long static_shared = 0;
+  std::optional<BlockFailure> failure;
+};
+
+// Runs every block of `grid` on up to `threads` OS threads; the first failure stops the others.
+GridOutcome run_blocks(const BlockJob& job, const dim3& grid, int threads) {
+  const std::uint64_t blocks = 1ULL * grid.x * grid.y * grid.z;
+  std::atomic<std::uint64_t> next_block{0};
+  std::atomic<bool> stop{false};
+  std::atomic<long long> static_shared{0};
+  std::mutex failure_mutex;
+  std::optional<BlockFailure> failure;
+  std::uint64_t failed_block = blocks;
+
+  const std::function<void()> work = [&] {
+    BlockRunner& runner = BlockRunner::for_this_thread();
+    while (!stop.load(std::memory_order_relaxed)) {
+      const std::uint64_t b = next_block.fetch_add(1, std::memory_order_relaxed);
+      if (b >= blocks) break;
+      const uint3 index{static_cast<unsigned>(b % grid.x),
+                        static_cast<unsigned>(b / grid.x % grid.y),
+                        static_cast<unsigned>(b / (1ULL * grid.x * grid.y))};
+      long long shared = 0;
+      auto result = runner.run(job, index, shared);
+      long long seen = static_shared.load(std::memory_order_relaxed);
+      while (shared > seen && !static_shared.compare_exchange_weak(seen, shared)) {
+      }
+      if (result) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure || b < failed_block) {
+          failure = std::move(result);
+          failed_block = b;
+        }
+        stop = true;
+      }
+    }
+  };
+  run_on_threads(
+      static_cast<int>(std::min<std::uint64_t>(blocks, static_cast<std::uint64_t>(threads))), work);
+  return {static_shared.load(), std::move(failure)};
+}
+
 }  // namespace
 
 // Same settings, same sequence of schedules: configure() starts the count again.
@@ -158,43 +203,10 @@ void launch(const LaunchRequest& request) {
                settings.race_check,
                settings.evidence ? &evidence : nullptr};
 
-  const dim3& grid = request.grid;
-  const std::uint64_t blocks = 1ULL * grid.x * grid.y * grid.z;
-  std::atomic<std::uint64_t> next_block{0};
-  std::atomic<bool> stop{false};
-  std::atomic<long long> static_shared{0};
-  std::mutex failure_mutex;
-  std::optional<BlockFailure> failure;
-  std::uint64_t failed_block = blocks;
+  const auto [static_shared, failure] =
+      run_blocks(job, request.grid, std::max(1, settings.threads));
 
-  const std::function<void()> work = [&] {
-    BlockRunner& runner = BlockRunner::for_this_thread();
-    while (!stop.load(std::memory_order_relaxed)) {
-      const std::uint64_t b = next_block.fetch_add(1, std::memory_order_relaxed);
-      if (b >= blocks) break;
-      const uint3 index{static_cast<unsigned>(b % grid.x),
-                        static_cast<unsigned>(b / grid.x % grid.y),
-                        static_cast<unsigned>(b / (1ULL * grid.x * grid.y))};
-      long long shared = 0;
-      auto result = runner.run(job, index, shared);
-      long long seen = static_shared.load(std::memory_order_relaxed);
-      while (shared > seen && !static_shared.compare_exchange_weak(seen, shared)) {
-      }
-      if (result) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure || b < failed_block) {
-          failure = std::move(result);
-          failed_block = b;
-        }
-        stop = true;
-      }
-    }
-  };
-  run_on_threads(static_cast<int>(std::min<std::uint64_t>(
-                     blocks, static_cast<std::uint64_t>(std::max(1, settings.threads)))),
-                 work);
-
-  Recorder::get().add_launch({request.site.name, request.grid, request.block, static_shared.load(),
+  Recorder::get().add_launch({request.site.name, request.grid, request.block, static_shared,
                               static_cast<long long>(request.dynamic_shared_bytes)});
   if (!failure) {
     evidence.finish();  // a launch cut short by a failure is evidence of nothing but the failure

@@ -37,6 +37,36 @@ BlockFailure launch_failure(std::string message) {
   return BlockFailure{cudaErrorLaunchFailure, std::move(message)};
 }
 
+// Why lanes named in a warp function's mask did not join its call.
+enum class Absence { missing, returned, at_barrier, elsewhere, other_mask };
+struct AbsentLanes {
+  Absence why;
+  std::string detail;  // where they wait, or their mask
+  unsigned lanes;
+};
+
+// "which had returned without reaching it", ...: the words after the lanes.
+std::string absence_words(const AbsentLanes& reason, unsigned threads, unsigned warp,
+                          unsigned count) {
+  const bool one = std::popcount(reason.lanes) == 1;
+  switch (reason.why) {
+    case Absence::missing:
+      return std::string(one ? "which does not exist" : "which do not exist") + " (the block has " +
+             std::to_string(threads) + " threads, so warp " + std::to_string(warp) + " has " +
+             std::to_string(count) + " lanes)";
+    case Absence::returned:
+      return "which had returned without reaching it";
+    case Absence::at_barrier:
+      return std::string(one ? "which waits" : "which wait") + " at __syncthreads() at " +
+             reason.detail;
+    case Absence::elsewhere:
+      return std::string(one ? "which waits" : "which wait") + " at " + reason.detail + " instead";
+    case Absence::other_mask:
+      return std::string(one ? "which calls" : "which call") + " it with the mask " + reason.detail;
+  }
+  return "";
+}
+
 }  // namespace
 
 unsigned BlockRunner::lanes_in_warp(unsigned warp) const {
@@ -168,15 +198,9 @@ std::optional<BlockFailure> BlockRunner::stuck_warp_failure() const {
 // "lanes 20-31, which had returned without reaching it; lane 3, which waits at ..." for the
 // lanes of lead's mask that do not wait at lead's warp function with lead's mask.
 std::string BlockRunner::absent_lanes(const Fiber& lead) const {
-  enum class Why { missing, returned, at_barrier, elsewhere, other_mask };
-  struct Reason {
-    Why why;
-    std::string detail;  // where they wait, or their mask
-    unsigned lanes;
-  };
-  std::vector<Reason> reasons;  // in the order of their first lane
-  const auto add = [&](Why why, std::string detail, unsigned lane) {
-    auto found = std::find_if(reasons.begin(), reasons.end(), [&](const Reason& reason) {
+  std::vector<AbsentLanes> reasons;  // in the order of their first lane
+  const auto add = [&](Absence why, std::string detail, unsigned lane) {
+    auto found = std::find_if(reasons.begin(), reasons.end(), [&](const AbsentLanes& reason) {
       return reason.why == why && reason.detail == detail;
     });
     if (found == reasons.end()) found = reasons.insert(reasons.end(), {why, std::move(detail), 0u});
@@ -188,47 +212,26 @@ std::string BlockRunner::absent_lanes(const Fiber& lead) const {
     const auto lane = static_cast<unsigned>(std::countr_zero(lanes));
     const Fiber* fiber = lane < count ? lane_fiber(warp, lane) : nullptr;
     if (lane >= count) {
-      add(Why::missing, "", lane);
+      add(Absence::missing, "", lane);
     } else if (warps_[warp].exited >> lane & 1u) {
-      add(Why::returned, "", lane);
+      add(Absence::returned, "", lane);
     } else if (!fiber) {
       continue;
     } else if (fiber->wait == Wait::barrier) {
-      add(Why::at_barrier, site(fiber->file, fiber->line), lane);
+      add(Absence::at_barrier, site(fiber->file, fiber->line), lane);
     } else if (fiber->wait == Wait::warp && !same_function(fiber->call, lead.call)) {
-      add(Why::elsewhere,
+      add(Absence::elsewhere,
           std::string(warp_op_name(fiber->call.op)) + " at " +
               site(fiber->call.file, fiber->call.line),
           lane);
     } else if (fiber->wait == Wait::warp && fiber->call.mask != lead.call.mask) {
-      add(Why::other_mask, mask_text(fiber->call.mask), lane);
+      add(Absence::other_mask, mask_text(fiber->call.mask), lane);
     }
   }
   std::string text;
-  for (const auto& [why, detail, lanes] : reasons) {
-    const bool one = std::popcount(lanes) == 1;
+  for (const auto& reason : reasons) {
     if (!text.empty()) text += "; ";
-    text += lanes_text(lanes) + ", ";
-    switch (why) {
-      case Why::missing:
-        text += std::string(one ? "which does not exist" : "which do not exist") +
-                " (the block has " + std::to_string(threads_) + " threads, so warp " +
-                std::to_string(warp) + " has " + std::to_string(count) + " lanes)";
-        break;
-      case Why::returned:
-        text += "which had returned without reaching it";
-        break;
-      case Why::at_barrier:
-        text +=
-            std::string(one ? "which waits" : "which wait") + " at __syncthreads() at " + detail;
-        break;
-      case Why::elsewhere:
-        text += std::string(one ? "which waits" : "which wait") + " at " + detail + " instead";
-        break;
-      case Why::other_mask:
-        text += std::string(one ? "which calls" : "which call") + " it with the mask " + detail;
-        break;
-    }
+    text += lanes_text(reason.lanes) + ", " + absence_words(reason, threads_, warp, count);
   }
   return text;
 }

@@ -2,6 +2,9 @@
 // and report, the same commands as labgrade's. A program of its own so that a student's
 // `make labN` compiles only the runner and the report renderer, not the instructor's batch
 // grading (intake, exports, bubblewrap sandboxing, Slurm shards).
+#include <exception>
+#include <iostream>
+
 #include <CLI/CLI.hpp>
 
 #include "student_commands.hpp"
@@ -12,5 +15,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   grader::StudentCommands commands(app);
   CLI11_PARSE(app, argc, argv);
-  return commands.run().value_or(2);
+  try {
+    return commands.run().value_or(2);
+  } catch (const std::exception& error) {
+    // What a command did not word itself (a corrupt spec): one line, never a trace.
+    std::cerr << "labcheck: " << error.what() << "\n";
+    return 2;
+  }
 }

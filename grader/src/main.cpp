@@ -1,8 +1,10 @@
 // labgrade: the command-line tool for grade reports, ctest's runs and batch grading.
-#include <CLI/CLI.hpp>
-
+#include <exception>
+#include <iostream>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "autograder_command.hpp"
 #include "batch/batch.hpp"
@@ -51,11 +53,16 @@ int main(int argc, char** argv) {
   grader::AutograderCommand autograder(app);
 
   CLI11_PARSE(app, argc, argv);
-  if (const auto status = student.run()) return *status;
-  if (*timings_cmd) return grader::timings_command(timing_dirs);
-  if (shard.chosen()) return shard.run();
-  if (package.chosen()) return package.run();
-  if (autograder.chosen()) return autograder.run();
-  if (*batch_cmd) return batch::run_batch(grader::parsed_batch_options(batch));
+  try {
+    if (const auto status = student.run()) return *status;
+    if (*timings_cmd) return grader::timings_command(timing_dirs);
+    if (shard.chosen()) return shard.run();
+    if (package.chosen()) return package.run();
+    if (autograder.chosen()) return autograder.run();
+    if (*batch_cmd) return batch::run_batch(grader::parsed_batch_options(batch));
+  } catch (const std::exception& error) {
+    // What a command did not word itself (a corrupt spec or kit): one line, never a trace.
+    std::cerr << "labgrade: " << error.what() << "\n";
+  }
   return 2;
 }

@@ -31,6 +31,31 @@ std::string not_isolated_note(const std::vector<contract::CheckRecord>& records)
   return "";
 }
 
+// ", 2 skipped (why), 1 not measured (speed needs a GPU)": the checks neither passed nor failed,
+// and those failed as implausible, for the one-line summary.
+std::string not_judged_text(const contract::LabGrade& grade) {
+  int skipped = 0;
+  int not_measured = 0;
+  int implausible = 0;
+  std::string skip_reason;
+  for (const auto& check : grade.checks) {
+    if (check.verdict == contract::Verdict::skipped) {
+      ++skipped;
+      if (skip_reason.empty() && check.record) skip_reason = check.record->reason;
+    }
+    // Speed under the CPU emulation: neither passed nor failed, and no points.
+    not_measured += check.verdict == contract::Verdict::not_measured;
+    implausible += check.verdict == contract::Verdict::implausible;
+  }
+  auto text = skipped ? fmt::format(", {} skipped ({})", skipped, skip_reason) : std::string();
+  if (not_measured) text += fmt::format(", {} not measured (speed needs a GPU)", not_measured);
+  // Failed, but not as a slow kernel does: the terminal says so before the report is opened.
+  if (implausible) {
+    text += fmt::format(", {} implausible (a speed beyond what this GPU can do)", implausible);
+  }
+  return text;
+}
+
 }  // namespace
 
 int report_command(const ReportOptions& options) {
@@ -56,30 +81,8 @@ int report_command(const ReportOptions& options) {
     write_text(out, reports::render_lab_report(grade, context));
 
     int passed = 0;
-    int skipped = 0;
-    int not_measured = 0;
-    int implausible = 0;
-    std::string skip_reason;
-    for (const auto& check : grade.checks) {
-      passed += check.verdict == contract::Verdict::pass;
-      if (check.verdict == contract::Verdict::skipped) {
-        ++skipped;
-        if (skip_reason.empty() && check.record) skip_reason = check.record->reason;
-      }
-      // Speed under the CPU emulation: neither passed nor failed, and no points.
-      not_measured += check.verdict == contract::Verdict::not_measured;
-      implausible += check.verdict == contract::Verdict::implausible;
-    }
-    auto skipped_text =
-        skipped ? fmt::format(", {} skipped ({})", skipped, skip_reason) : std::string();
-    if (not_measured) {
-      skipped_text += fmt::format(", {} not measured (speed needs a GPU)", not_measured);
-    }
-    // Failed, but not as a slow kernel does: the terminal says so before the report is opened.
-    if (implausible) {
-      skipped_text +=
-          fmt::format(", {} implausible (a speed beyond what this GPU can do)", implausible);
-    }
+    for (const auto& check : grade.checks) passed += check.verdict == contract::Verdict::pass;
+    const auto skipped_text = not_judged_text(grade);
     const auto summary = fmt::format("{} ({}): {}, {} of {} checks passed{}; report: {}", grade.lab,
                                      grade.title, contract::format_score_line(grade), passed,
                                      grade.checks.size(), skipped_text, out.string());

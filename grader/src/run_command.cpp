@@ -145,6 +145,31 @@ void forget_earlier_records(const std::filesystem::path& results_dir,
   }
 }
 
+// Writes each record (with the run's problems and isolation note) and its part of the output to
+// the results folder and prints its verdict; the last one's ctest status, or nothing when a
+// record could not be written.
+std::optional<int> keep_records(const std::filesystem::path& results_dir,
+                                batch::RunOutcome& outcome, const std::string& output,
+                                const std::string& not_isolated) {
+  int status = exit_status::pass;
+  for (auto& record : outcome.records) {
+    for (const auto& problem : outcome.problems) record.notes.push_back("labgrade: " + problem);
+    if (!not_isolated.empty()) record.notes.push_back(not_isolated);
+    try {
+      contract::write_record(results_dir, record);
+      std::ofstream(output_path(results_dir, record.check)) << output_of(output, record.check);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "labgrade run: cannot write the record: %s\n", error.what());
+      return std::nullopt;
+    }
+    std::printf("%s: %s: %s\n", record.check.c_str(),
+                std::string(contract::verdict_words(record.verdict)).c_str(),
+                record.reason.c_str());
+    status = batch::ctest_status(record.verdict);
+  }
+  return status;
+}
+
 }  // namespace
 
 int run_check_command(const RunOptions& options) {
@@ -190,38 +215,22 @@ int run_check_command(const RunOptions& options) {
   };
   std::signal(SIGINT, on_run_interrupted);
   std::signal(SIGTERM, on_run_interrupted);
-
   std::fflush(stdout);
   auto outcome = batch::run_checks(spec, request);
   if (outcome.interrupted || outcome.records.empty()) {
     std::fprintf(stderr, "labgrade run: interrupted\n");
     return kInterrupted;
   }
-  int status = exit_status::pass;
   const std::string not_isolated = isolation.not_isolated_note();
   if (!not_isolated.empty()) std::printf("labgrade run: %s\n", not_isolated.c_str());
-  for (auto& record : outcome.records) {
-    for (const auto& problem : outcome.problems) record.notes.push_back("labgrade: " + problem);
-    if (!not_isolated.empty()) record.notes.push_back(not_isolated);
-    try {
-      contract::write_record(options.results_dir, record);
-      std::ofstream(output_path(options.results_dir, record.check))
-          << output_of(output, record.check);
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "labgrade run: cannot write the record: %s\n", error.what());
-      return exit_status::fail;
-    }
-    std::printf("%s: %s: %s\n", record.check.c_str(),
-                std::string(contract::verdict_words(record.verdict)).c_str(),
-                record.reason.c_str());
-    status = batch::ctest_status(record.verdict);
-  }
+  const auto status = keep_records(options.results_dir, outcome, output, not_isolated);
+  if (!status) return exit_status::fail;
   for (const auto& problem : outcome.problems) {
     std::fprintf(stderr, "labgrade run: %s\n", problem.c_str());
   }
   // One check: its verdict, for ctest. All of them: the run itself went through; each check's
   // own test (labgrade verdict) says how it went.
-  return options.check.empty() ? exit_status::pass : status;
+  return options.check.empty() ? exit_status::pass : *status;
 }
 
 std::filesystem::path output_path(const std::filesystem::path& results_dir,

@@ -16,8 +16,8 @@ namespace grader {
 struct RunOptions {
   std::string spec;
   std::string results_dir;
-  std::string check;  // empty: every check of the spec, in one run of the program
-  double timeout_s = 120;
+  std::string check;     // empty: every check of the spec, in one run of the program
+  double timeout_s = 0;  // with --check: its limit; 0: the spec's (contract/spec.hpp)
   // The lab program and its arguments; labgrade adds --gtest_filter=<check>.
   std::vector<std::string> command;
 };

@@ -31,7 +31,9 @@ StudentCommands::StudentCommands(CLI::App& app)
   run_cmd_->add_option("--check", run_.check,
                        "The check id, e.g. CopyMatrix.Correctness (default: every check, in one "
                        "run of the program)");
-  run_cmd_->add_option("--timeout", run_.timeout_s, "Seconds before the check is stopped")
+  run_cmd_
+      ->add_option("--timeout", run_.timeout_s,
+                   "Seconds before the check is stopped (default: the spec's timeout_s)")
       ->check(CLI::PositiveNumber);
   run_cmd_->add_option("command", run_.command, "The lab program and its arguments (after --)")
       ->required();

@@ -39,11 +39,12 @@ TEST(LabgradeReport, WritesTheReportAndTheScoreLine) {
 TEST(LabgradeReport, AnEmulatedRunShowsItsTitlesAndWhatItCouldEarn) {
   const auto dir = scratch("emulated");
   write_file(dir / "spec.json", R"({
-    "lab": "lab1", "title": "Fake lab",
+    "lab": "lab1", "title": "Fake lab", "dimensions": ["width"],
     "checks": [
       {"id": "Fake.Large", "kind": "correctness", "title": "right at 2048", "points": 10,
-       "width": 2048, "emulation": {"width": 768, "title": "right at 768"}},
-      {"id": "Fake.Speed", "kind": "speed", "title": "fast at 2048", "points": 5, "width": 2048}
+       "sizes": [[2048]], "emulation": {"sizes": [[768]], "title": "right at 768"}},
+      {"id": "Fake.Speed", "kind": "speed", "title": "fast at 2048", "points": 5,
+       "sizes": [[2048]]}
     ]})");
   std::filesystem::create_directories(dir / "results");
   write_file(dir / "results" / "Fake.Large.json",

@@ -3,6 +3,7 @@
 // that a crash, a hang or a missing record never counts as a pass, a record that contradicts the
 // exit status is not believed, and nothing the program writes into the results folder or prints
 // counts. The fake lab programs are shell scripts that speak the channel like the harness.
+#include <algorithm>
 #include <chrono>
 
 #include <gtest/gtest.h>
@@ -213,6 +214,28 @@ TEST(LabgradeRun, UnknownCheckAndCorruptSpecAreClearErrors) {
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.output.find("has no check 'Fake.Nothing'"), std::string::npos)
       << unknown.output;
+}
+
+// A spec that breaks the table of keys (contract/spec_schema.hpp): `labgrade run` and `labgrade
+// report` stop before running anything, with one line naming the file, the check and the field.
+TEST(LabgradeRun, AnUnknownSpecKeyIsOneLineNamingTheFileAndTheField) {
+  const auto f = make_fixture("unknownkey");
+  write_file(f.spec, R"({"lab": "lab1", "title": "Fake lab", "checks": [
+    {"id": "Fake.Correctness", "kind": "correctness", "title": "fake check", "points": 10,
+     "widths": [32]}]})");
+  for (const std::string command :
+       {" run --spec " + f.spec.string() + " --results " + f.results.string() + " -- /bin/true",
+        " report --spec " + f.spec.string() + " --results " + f.results.string() + " --out " +
+            (f.dir / "report.html").string()}) {
+    const auto r = run_shell(std::string(LABGRADE_PATH) + command);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(f.spec.string() +
+                            ": check 'Fake.Correctness': unknown key 'widths' (a correctness "
+                            "check takes"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  }
 }
 
 // The lab program could not start its checks (bad arguments, tests and spec that disagree): an

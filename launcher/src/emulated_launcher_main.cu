@@ -91,6 +91,29 @@ struct OpenSlots {
   }
 };
 
+// The call's launches and its copies of the lab's buffers, as the answer reports them.
+template <class Recording>
+nlohmann::json reported_launches(const Recording& recording) {
+  nlohmann::json launches = nlohmann::json::array();
+  for (const auto& launch : recording.launches) {
+    nlohmann::json reported = {{"name", launch.name},
+                               {"grid", {launch.grid.x, launch.grid.y, launch.grid.z}},
+                               {"block", {launch.block.x, launch.block.y, launch.block.z}},
+                               {"static_shared", launch.static_shared_bytes},
+                               {"dynamic_shared", launch.dynamic_shared_bytes}};
+    // A launch the emulator refused did not run: the lab program says why, as on a GPU.
+    if (launch.refused != cudaSuccess) reported["refused"] = static_cast<int>(launch.refused);
+    launches.push_back(std::move(reported));
+  }
+  // Copies of the lab's buffers count for the structure checks; small data the launcher made
+  // itself (a shape struct) does not.
+  int lab_copies = 0;
+  for (const auto& copy : recording.copies) {
+    if (in_arena(copy.destination) || in_arena(copy.source)) ++lab_copies;
+  }
+  return {{"launches", launches}, {"memory_copies", lab_copies}};
+}
+
 nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& request) {
   const auto& args = request.at("args").get_binary();
   const OpenSlots open(request.value("slots", nlohmann::json::array()));
@@ -112,24 +135,7 @@ nlohmann::json run_call(const launcher::Entry& entry, const nlohmann::json& requ
   std::fflush(stdout);
   std::fflush(stderr);
   if (!fits) return {{"error", "the arguments do not fit the function's signature"}};
-  nlohmann::json launches = nlohmann::json::array();
-  for (const auto& launch : recording.launches) {
-    nlohmann::json reported = {{"name", launch.name},
-                               {"grid", {launch.grid.x, launch.grid.y, launch.grid.z}},
-                               {"block", {launch.block.x, launch.block.y, launch.block.z}},
-                               {"static_shared", launch.static_shared_bytes},
-                               {"dynamic_shared", launch.dynamic_shared_bytes}};
-    // A launch the emulator refused did not run: the lab program says why, as on a GPU.
-    if (launch.refused != cudaSuccess) reported["refused"] = static_cast<int>(launch.refused);
-    launches.push_back(std::move(reported));
-  }
-  // Copies of the lab's buffers count for the structure checks; small data the launcher made
-  // itself (a shape struct) does not.
-  int lab_copies = 0;
-  for (const auto& copy : recording.copies) {
-    if (in_arena(copy.destination) || in_arena(copy.source)) ++lab_copies;
-  }
-  nlohmann::json answer = {{"launches", launches}, {"memory_copies", lab_copies}};
+  nlohmann::json answer = reported_launches(recording);
   // The first access outside the memory a kernel was given (emu/access.hpp).
   if (const auto memory_error = emu::take_memory_error()) {
     answer["memory_error"] = emu::describe(*memory_error);

@@ -47,7 +47,7 @@ std::optional<WithoutGpu> without_gpu(const LabGrade& grade);
 
 // pass earns the check's points; fail earns points x fraction (partial credit, e.g. sizes
 // that were right); every other verdict earns nothing. A check scored by share
-// (full_points_at_share) earns points x fraction on pass too: the fraction is the share of the
+// (full_points_at_ratio) earns points x fraction on pass too: the fraction is the share of the
 // reference over the share for full points.
 double points_for(const CheckSpec& check, Verdict verdict, double fraction);
 

@@ -5,12 +5,12 @@
 // isolation: write access to the results folder
 //
 // ctest and labgrade read build/results/lab1/<Check>.json. This launcher writes a faithful
-// passing record (harness/record.cpp's to_json: the same keys, sorted, two-space indent, atomic
-// rename) for every check into: the --results-dir of its own and of its parent's command line
-// (/proc/<ppid>/cmdline), LAB_RESULTS_DIR (its own and /proc/<ppid>/environ), and results/lab1,
-// build/results/lab1, ../results/lab1 and . under its working folder and the lab program's
-// (/proc/<ppid>/cwd), and /tmp. It does so at start-up and again at every call (the lab program
-// writes its record after the call). The copies compute nothing.
+// passing record (contract/src/record.cpp's to_json: the same keys, sorted, two-space indent,
+// atomic rename) for every check into: the --results-dir of its own and of its parent's command
+// line (/proc/<ppid>/cmdline), LAB_RESULTS_DIR (its own and /proc/<ppid>/environ), and
+// results/lab1, build/results/lab1, ../results/lab1 and . under its working folder and the lab
+// program's (/proc/<ppid>/cwd), and /tmp. It does so at start-up and again at every call (the lab
+// program writes its record after the call). The copies compute nothing.
 // Why it must fail: the lab program writes each record after the check, over any forgery, and
 // the batch grader takes records from its channel only; the launcher should not be able to write
 // there at all (a sandbox with the results folder out of reach, or another uid).

@@ -4,11 +4,12 @@
 // redteam: regenerate the inputs from a leaked seed and upload the answer, with no kernel at all
 // isolation: the lab program's /proc/<ppid>/cmdline, environ and mem
 //
-// The inputs are public functions of the run's seed: harness/random.cpp's derive_seed(seed,
-// check, "RxC") and random_real_matrix (std::mt19937_64, the same libstdc++ as the lab
-// program). A copy's answer is its input, so a launcher that knows the seed can build the answer
-// on the host and upload it. Uploads straight into the lab's buffers are refused, so it uploads
-// into a cudaMalloc of its own (allowed: launcher-made data) and a kernel copies that into `out`.
+// The inputs are public functions of the run's seed: harness/checks/src/random.cpp's
+// derive_seed(seed, check, "RxC") and random_real_matrix (std::mt19937_64, the same libstdc++ as
+// the lab program). A copy's answer is its input, so a launcher that knows the seed can build the
+// answer on the host and upload it. Uploads straight into the lab's buffers are refused, so it
+// uploads into a cudaMalloc of its own (allowed: launcher-made data) and a kernel copies that into
+// `out`.
 // The seed is looked for in LAB_SEED, in the lab program's --seed and LAB_SEED
 // (/proc/<ppid>/cmdline, /proc/<ppid>/environ) and, at every call until found, in its memory
 // (/proc/<ppid>/mem: "LAB_SEED=" in its stdout buffer or in the replay command of an earlier

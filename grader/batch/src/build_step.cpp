@@ -80,6 +80,32 @@ sandbox::Policy submission_policy(const Kit& kit, const std::filesystem::path& s
   return policy;
 }
 
+namespace {
+
+// Links the compiled `objects` into the submission's launcher; false (with the linker's words
+// explained in `build`) when it fails.
+bool link_launcher(const Kit& kit, const sandbox::Policy& policy,
+                   const std::vector<std::string>& objects, BuildResult& build) {
+  std::vector<std::string> link{kit.cxx};
+  link.insert(link.end(), objects.begin(), objects.end());
+  link.insert(link.end(), {"-o", sandbox_launcher(kit, policy)});
+  link.insert(link.end(), kit.link_flags.begin(), kit.link_flags.end());
+  const auto linked = sandbox::run(policy, link);
+  build.seconds += linked.seconds;
+  build.output += without_sandbox_paths(linked.output, policy.workdir);
+  if (linked.failed_to_start && policy.isolate) throw_not_started("the linker", linked);
+  if (linked.timed_out || linked.stopped || linked.failed_to_start || linked.exit_code != 0) {
+    build.status = Status::link_error;
+    const auto sentences = explain_link_error(linked.output);
+    for (const auto& sentence : sentences) build.output += "\n" + sentence;
+    build.problem = sentences.front();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratch,
                              const sandbox::Policy& base_policy, double time_limit_s) {
   BuildResult build;
@@ -132,21 +158,7 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
     }
   }
 
-  std::vector<std::string> link{kit.cxx};
-  link.insert(link.end(), objects.begin(), objects.end());
-  link.insert(link.end(), {"-o", sandbox_launcher(kit, policy)});
-  link.insert(link.end(), kit.link_flags.begin(), kit.link_flags.end());
-  const auto linked = sandbox::run(policy, link);
-  build.seconds += linked.seconds;
-  build.output += without_sandbox_paths(linked.output, policy.workdir);
-  if (linked.failed_to_start && policy.isolate) throw_not_started("the linker", linked);
-  if (linked.timed_out || linked.stopped || linked.failed_to_start || linked.exit_code != 0) {
-    build.status = Status::link_error;
-    const auto sentences = explain_link_error(linked.output);
-    for (const auto& sentence : sentences) build.output += "\n" + sentence;
-    build.problem = sentences.front();
-    return build;
-  }
+  if (!link_launcher(kit, policy, objects, build)) return build;
   build.ok = true;
   build.kernels = launcher_kernels(kit, policy);
   return build;

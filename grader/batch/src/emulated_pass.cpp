@@ -59,7 +59,8 @@ RunRequest emulated_request(const EmulatedPass& pass, const EmulatedRun& run) {
   for (const auto& id : run.checks) {
     if (const auto* check = pass.kit.spec.find(id)) longest = std::max(longest, check->timeout_s);
   }
-  request.max_check_seconds = kLimitFactor * (longest > 0 ? longest : 120);
+  request.max_check_seconds =
+      kLimitFactor * (longest > 0 ? longest : contract::kDefaultCheckSeconds);
   request.startup_seconds = 120;
   request.policy.gpu = false;
   request.policy.nice = kLowestPriority;

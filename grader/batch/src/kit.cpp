@@ -22,18 +22,8 @@ std::string read_file(const fs::path& file) {
   return text.str();
 }
 
-}  // namespace
-
-Kit load_kit(const fs::path& dir) {
-  const auto file = dir / "kit.json";
-  if (!fs::exists(file)) {
-    throw KitError(
-        fmt::format("no grading kit at {}: build it first (cmake --build BUILD --target {}_kit, or "
-                    "grading_kits for every lab)",
-                    dir.string(), dir.filename().string()));
-  }
-  Kit kit;
-  kit.dir = dir;
+// kit.json's fields into `kit`; KitError naming the file when one is missing or wrong.
+void read_kit_file(const fs::path& file, Kit& kit) {
   try {
     const json in = json::parse(read_file(file));
     kit.lab = in.at("lab").get<std::string>();
@@ -70,6 +60,21 @@ Kit load_kit(const fs::path& dir) {
   } catch (const json::exception& error) {
     throw KitError(fmt::format("{} is malformed: {}", file.string(), error.what()));
   }
+}
+
+}  // namespace
+
+Kit load_kit(const fs::path& dir) {
+  const auto file = dir / "kit.json";
+  if (!fs::exists(file)) {
+    throw KitError(
+        fmt::format("no grading kit at {}: build it first (cmake --build BUILD --target {}_kit, or "
+                    "grading_kits for every lab)",
+                    dir.string(), dir.filename().string()));
+  }
+  Kit kit;
+  kit.dir = dir;
+  read_kit_file(file, kit);
   for (const auto& library : {"libharness.a", "libharness_core.a", "liblabs_contract.a"}) {
     if (!fs::exists(dir / "lib" / library)) {
       throw KitError(fmt::format("{} lacks lib/{}: rebuild it with the {}_kit target", dir.string(),

@@ -22,16 +22,10 @@ namespace {
 using contract::CheckRecord;
 using contract::Verdict;
 
-constexpr double kDefaultCheckSeconds = 120;
-
 double check_seconds(const contract::LabSpec& spec, const std::string& id, double override_s) {
   if (override_s > 0) return override_s;
   const auto* check = spec.find(id);
-  if (!check) return kDefaultCheckSeconds;
-  const auto it = check->params.find("timeout_s");
-  return it != check->params.end() && it->is_number() && it->get<double>() > 0
-             ? it->get<double>()
-             : kDefaultCheckSeconds;
+  return check ? check->timeout_s : contract::kDefaultCheckSeconds;
 }
 
 // The last `count` lines of the output (all of it when shorter).

@@ -4,6 +4,7 @@
 // sanitizer_report.cpp's.
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -92,6 +93,42 @@ std::optional<std::string> inside_a_buffer(
   return std::nullopt;
 }
 
+// How far an address lies outside [base, base + bytes), and on which side.
+struct Outside {
+  std::uint64_t distance = 0;
+  bool before = false;
+};
+
+Outside outside_of(std::uint64_t address, std::uint64_t base, std::uint64_t bytes) {
+  return address < base ? Outside{base - address, true} : Outside{address - base - bytes, false};
+}
+
+// "8 bytes before the start of B", "just past the end of B", ...
+std::string relation(const Outside& where, const std::string& what) {
+  if (where.before)
+    return fmt::format("{} before the start of {}", bytes_text(where.distance), what);
+  if (where.distance == 0) return "just past the end of " + what;
+  return fmt::format("{} past the end of {}", bytes_text(where.distance), what);
+}
+
+// The buffer the sanitizer names as the nearest allocation, else the nearest by distance (null
+// when the lab noted none), and how far outside it `address` lies.
+std::pair<const contract::DeviceBufferPlace*, Outside> nearest_buffer(
+    std::uint64_t address, const SanitizerFinding& finding,
+    const std::vector<contract::DeviceBufferPlace>& buffers) {
+  const contract::DeviceBufferPlace* nearest = nullptr;
+  Outside nearest_outside;
+  for (const auto& buffer : buffers) {
+    const Outside here = outside_of(address, buffer.address, buffer.bytes);
+    if (finding.nearest_base == buffer.address) return {&buffer, here};
+    if (!nearest || here.distance < nearest_outside.distance) {
+      nearest = &buffer;
+      nearest_outside = here;
+    }
+  }
+  return {nearest, nearest_outside};
+}
+
 // Where a __global__ address lies: in or next to one of the lab's buffers, else next to the
 // allocation the sanitizer names.
 std::string global_place(const SanitizerFinding& finding, const AccessFacts& facts,
@@ -101,41 +138,15 @@ std::string global_place(const SanitizerFinding& finding, const AccessFacts& fac
   const std::string misaligned = facts.misaligned ? ", " + misalignment(facts) : "";
 
   if (auto inside = inside_a_buffer(address, facts, buffers)) return *inside;
-
-  // How far an address lies outside [base, base + bytes), and on which side.
-  struct Outside {
-    std::uint64_t distance = 0;
-    bool before = false;
-  };
   const auto outside = [address](std::uint64_t base, std::uint64_t bytes) {
-    return address < base ? Outside{base - address, true} : Outside{address - base - bytes, false};
-  };
-  const auto relation = [](const Outside& where, const std::string& what) {
-    if (where.before)
-      return fmt::format("{} before the start of {}", bytes_text(where.distance), what);
-    if (where.distance == 0) return "just past the end of " + what;
-    return fmt::format("{} past the end of {}", bytes_text(where.distance), what);
+    return outside_of(address, base, bytes);
   };
 
   if (address < 0x10000) {
     return fmt::format("at address {:#x}, next to address 0 (a null pointer?){}", address,
                        misaligned);
   }
-  // The buffer the sanitizer names as the nearest allocation, else the nearest by distance.
-  const contract::DeviceBufferPlace* nearest = nullptr;
-  Outside nearest_outside;
-  for (const auto& buffer : buffers) {
-    const Outside here = outside(buffer.address, buffer.bytes);
-    if (finding.nearest_base == buffer.address) {
-      nearest = &buffer;
-      nearest_outside = here;
-      break;
-    }
-    if (!nearest || here.distance < nearest_outside.distance) {
-      nearest = &buffer;
-      nearest_outside = here;
-    }
-  }
+  const auto [nearest, nearest_outside] = nearest_buffer(address, finding, buffers);
   const bool sanitizer_allocation = finding.nearest_base && finding.nearest_bytes;
   std::optional<Outside> allocation_outside;
   if (sanitizer_allocation && address >= *finding.nearest_base &&

@@ -51,6 +51,33 @@ void write_manifest(const fs::path& out, const json& manifest) {
                    manifest.dump(1, ' ', false, json::error_handler_t::replace) + '\n');
 }
 
+// The plan's list of submissions, in intake's order (the gradebook's), each with its shard:
+// dealt round the shards in name order, the ones to build first (a refused submission, no kernel
+// or a bad archive, costs nothing, so the builds and runs are what to spread evenly). `sizes`
+// gets each shard's count.
+template <class Submissions>
+json dealt_submissions(const Submissions& submissions, int count, std::vector<int>& sizes) {
+  std::vector<int> shard_of(submissions.size(), 0);
+  int dealt = 0;
+  for (const bool accepted : {true, false}) {
+    for (std::size_t i = 0; i < submissions.size(); ++i) {
+      if (submissions[i].accepted() != accepted) continue;
+      shard_of[i] = dealt++ % count;
+      ++sizes[shard_of[i]];
+    }
+  }
+  json list = json::array();
+  for (std::size_t i = 0; i < submissions.size(); ++i) {
+    const auto& submission = submissions[i];
+    list.push_back({{"student", submission.student},
+                    {"slug", submission.slug},
+                    {"digest", submission_digest(submission)},
+                    {"accepted", submission.accepted()},
+                    {"shard", shard_of[i]}});
+  }
+  return list;
+}
+
 }  // namespace
 
 int plan_shards(const BatchOptions& options, int shards) {
@@ -75,27 +102,8 @@ int plan_shards(const BatchOptions& options, int shards) {
       throw std::runtime_error("no submissions in " + options.submissions.string());
     }
     const int count = std::min<int>(shards, static_cast<int>(submissions.size()));
-    // Dealt round the shards in name order, the ones to build first: a refused submission
-    // (no kernel, bad archive) costs nothing, so the builds and runs are what to spread evenly.
-    std::vector<int> shard_of(submissions.size(), 0);
     std::vector<int> sizes(count, 0);
-    int dealt = 0;
-    for (const bool accepted : {true, false}) {
-      for (std::size_t i = 0; i < submissions.size(); ++i) {
-        if (submissions[i].accepted() != accepted) continue;
-        shard_of[i] = dealt++ % count;
-        ++sizes[shard_of[i]];
-      }
-    }
-    json list = json::array();  // in intake's order, which is the gradebook's
-    for (std::size_t i = 0; i < submissions.size(); ++i) {
-      const auto& submission = submissions[i];
-      list.push_back({{"student", submission.student},
-                      {"slug", submission.slug},
-                      {"digest", submission_digest(submission)},
-                      {"accepted", submission.accepted()},
-                      {"shard", shard_of[i]}});
-    }
+    const json list = dealt_submissions(submissions, count, sizes);
     const json manifest{{"format", kFormat},
                         {"lab", kit.lab},
                         {"kit", fs::absolute(options.kit_dir).string()},

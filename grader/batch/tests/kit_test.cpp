@@ -21,10 +21,11 @@ fs::path make_kit(const std::string& name, const std::string& backend) {
   std::ofstream(dir / "lib" / "liblabs_contract.a") << "";
   fs::create_directories(dir / "bin");
   std::ofstream(dir / "bin" / "lab9") << "";
-  std::ofstream(dir / "spec.json") << R"({"lab": "lab9", "title": "t", "checks": [
+  std::ofstream(dir / "spec.json") << R"({"lab": "lab9", "title": "t", "dimensions": ["width"],
+    "checks": [
       {"id": "Copy.Large", "kind": "correctness", "title": "large", "points": 10,
-       "widths": [4096], "timeout_s": 60,
-       "emulation": {"widths": [768], "timeout_s": 120}}]})";
+       "sizes": [[4096]], "timeout_s": 60,
+       "emulation": {"sizes": [[768]], "timeout_s": 120}}]})";
   std::ofstream(dir / "kit.json") << R"({"lab": "lab9", "folder": "lab9-copy", "backend": ")" +
                                          backend + R"(", "spec": ")" +
                                          (dir / "spec.json").string() + R"(",

@@ -6,12 +6,10 @@
 
 namespace exports::detail {
 
-// The palette of the student report (reports/template/palette.css, embedded in lab_reports) and a
-// table look like the report's, so the class page and the reports it links to read as one
-// product.
-std::string_view gradebook_css() {
-  static const std::string css = std::string(reports::palette_css()) +
-                                 R"css(* { box-sizing: border-box; }
+namespace {
+
+// The class page's own rules, after the palette.
+constexpr char kGradebookRules[] = R"css(* { box-sizing: border-box; }
 html { background: var(--page); }
 body {
   margin: 0 auto; max-width: 1120px; padding: 0 24px 48px; color: var(--text);
@@ -80,6 +78,14 @@ footer { margin-top: 40px; padding-top: 8px; border-top: 2px solid var(--line); 
   pre { background: #f1f5f9; color: var(--text); max-height: none; }
 }
 )css";
+
+}  // namespace
+
+// The palette of the student report (reports/template/palette.css, embedded in lab_reports) and a
+// table look like the report's, so the class page and the reports it links to read as one
+// product.
+std::string_view gradebook_css() {
+  static const std::string css = std::string(reports::palette_css()) + kGradebookRules;
   return css;
 }
 

@@ -13,9 +13,9 @@ contract::LabSpec race_spec() {
     "checks": [
       {"id": "Sgemm.Integers", "kind": "correctness", "title": "exact", "points": 40},
       {"id": "Sgemm.ShareAt4096", "kind": "speed", "title": "4096", "points": 40,
-       "full_points_at_share": 0.75, "leaderboard": "% of cuBLAS at 4096^3"},
+       "full_points_at_ratio": 0.75, "leaderboard": "% of cuBLAS at 4096^3"},
       {"id": "Sgemm.ShareTall", "kind": "speed", "title": "tall", "points": 20,
-       "full_points_at_share": 0.75, "leaderboard": "% of cuBLAS, tall"}
+       "full_points_at_ratio": 0.75, "leaderboard": "% of cuBLAS, tall"}
     ]})"),
                               "race spec");
 }

@@ -23,6 +23,27 @@ bool host_provides(const HostLayout& host, const std::filesystem::path& path) {
   return false;
 }
 
+// The policy's binds. bubblewrap makes the missing parents of a bind mode 0700, which the
+// sandbox's own uid cannot enter: make them first, readable by all (they hold nothing but the
+// binds).
+void add_binds(std::vector<std::string>& args, const Policy& policy, const HostLayout& host) {
+  std::set<std::filesystem::path> parents;
+  for (const auto& bind : policy.binds) {
+    for (auto parent = bind.inside.parent_path(); parent != parent.root_path();
+         parent = parent.parent_path()) {
+      parents.insert(parent);
+    }
+  }
+  for (const auto& parent : parents) {  // in order: a parent before its children
+    if (host_provides(host, parent)) continue;
+    args.insert(args.end(), {"--perms", "0755", "--dir", parent.string()});
+  }
+  for (const auto& bind : policy.binds) {
+    args.insert(args.end(),
+                {bind.writable ? "--bind" : "--ro-bind", bind.host.string(), bind.inside.string()});
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& policy,
@@ -58,22 +79,7 @@ std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& 
     for (const auto& node : host.gpu_nodes) add({"--dev-bind", node, node});
   }
   add({"--perms", "01777", "--size", std::to_string(policy.tmp_bytes), "--tmpfs", "/tmp"});
-  // bubblewrap makes the missing parents of a bind mode 0700, which the sandbox's own uid cannot
-  // enter: make them first, readable by all (they hold nothing but the binds).
-  std::set<std::filesystem::path> parents;
-  for (const auto& bind : policy.binds) {
-    for (auto parent = bind.inside.parent_path(); parent != parent.root_path();
-         parent = parent.parent_path()) {
-      parents.insert(parent);
-    }
-  }
-  for (const auto& parent : parents) {  // in order: a parent before its children
-    if (host_provides(host, parent)) continue;
-    add({"--perms", "0755", "--dir", parent.string()});
-  }
-  for (const auto& bind : policy.binds) {
-    add({bind.writable ? "--bind" : "--ro-bind", bind.host.string(), bind.inside.string()});
-  }
+  add_binds(args, policy, host);
   add({"--chdir", policy.workdir.empty() ? std::string("/") : policy.workdir.string()});
 
   if (launch.root_without_caps) add({"--cap-drop", "ALL"});

@@ -51,6 +51,24 @@ const char* step_words(int step) {
   ::_exit(127);
 }
 
+// The child's resource limits and priority (async-signal-safe, like run_child).
+void apply_limits(const SpawnSpec& spec, int error_fd) {
+  const rlimit no_core{0, 0};
+  if (::setrlimit(RLIMIT_CORE, &no_core) != 0) fail_in_child(error_fd, kLimits);
+  if (spec.file_size_limit) {
+    const rlimit file_size{*spec.file_size_limit, *spec.file_size_limit};
+    if (::setrlimit(RLIMIT_FSIZE, &file_size) != 0) fail_in_child(error_fd, kLimits);
+  }
+  if (spec.process_limit) {
+    const rlimit processes{*spec.process_limit, *spec.process_limit};
+    if (::setrlimit(RLIMIT_NPROC, &processes) != 0) fail_in_child(error_fd, kLimits);
+  }
+  // Inherited by bubblewrap and everything the program starts.
+  if (spec.nice > 0 && ::setpriority(PRIO_PROCESS, 0, spec.nice) != 0) {
+    fail_in_child(error_fd, kLimits);
+  }
+}
+
 // Everything here is async-signal-safe: no allocation, no locks, no stdio.
 [[noreturn]] void run_child(const SpawnSpec& spec, char* const* argv, char* const* envp,
                             int error_fd, pid_t parent) {
@@ -95,20 +113,7 @@ const char* step_words(int step) {
     }
   }
 
-  const rlimit no_core{0, 0};
-  if (::setrlimit(RLIMIT_CORE, &no_core) != 0) fail_in_child(error_fd, kLimits);
-  if (spec.file_size_limit) {
-    const rlimit file_size{*spec.file_size_limit, *spec.file_size_limit};
-    if (::setrlimit(RLIMIT_FSIZE, &file_size) != 0) fail_in_child(error_fd, kLimits);
-  }
-  if (spec.process_limit) {
-    const rlimit processes{*spec.process_limit, *spec.process_limit};
-    if (::setrlimit(RLIMIT_NPROC, &processes) != 0) fail_in_child(error_fd, kLimits);
-  }
-  // Inherited by bubblewrap and everything the program starts.
-  if (spec.nice > 0 && ::setpriority(PRIO_PROCESS, 0, spec.nice) != 0) {
-    fail_in_child(error_fd, kLimits);
-  }
+  apply_limits(spec, error_fd);
   if (!spec.workdir.empty() && ::chdir(spec.workdir.c_str()) != 0) {
     fail_in_child(error_fd, kChdir);
   }

@@ -146,8 +146,8 @@ void run_buffer_case(CaseResult& result, const BufferLab& lab, const CaseData& d
 
 }  // namespace
 
-void check_correctness(Check& check, const BufferLab& lab, const std::string& sizes_key) {
-  for (const auto& size : case_sizes(check.spec(), sizes_key, lab)) {
+void check_correctness(Check& check, const BufferLab& lab) {
+  for (const auto& size : case_sizes(check.spec(), lab)) {
     const auto label = lab.case_label(size);
     check.run_case(label, [&](CaseResult& result) {
       const auto data = draw_case(lab, size, check.seed_for(label));

@@ -147,26 +147,24 @@ BufferShape BufferLab::input_shape(std::size_t i, const CaseData& data) const {
   return {static_cast<long long>(data.inputs.at(i).size()), 1};
 }
 
-std::vector<CaseSize> case_sizes(const CheckSpec& spec, const std::string& key,
-                                 const BufferLab& lab) {
+std::vector<CaseSize> case_sizes(const CheckSpec& spec, const BufferLab& lab) {
   std::vector<CaseSize> sizes;
-  const auto& value = spec.params.contains(key) ? spec.params.at(key) : nlohmann::json();
-  if (lab.sized_by_n()) {
-    const auto widths = value.is_array() ? spec.widths(key, lab.max_dimension())
-                                         : std::vector<int>{spec.width(key, lab.max_dimension())};
-    for (const int n : widths) sizes.push_back({n, 1, false});
-    return sizes;
-  }
-  const bool one = value.is_array() && !value.empty() && value.front().is_number();
-  const auto pairs = one ? std::vector<std::pair<int, int>>{spec.size(key)} : spec.sizes(key);
-  for (const auto& [rows, cols] : pairs) {
-    if (rows > lab.max_dimension() || cols > lab.max_dimension()) {
-      throw SpecError(fmt::format("{}: check '{}': '{}' holds {}x{}; dimensions run to {}",
-                                  spec.source, spec.id, key, rows, cols, lab.max_dimension()));
-    }
-    sizes.push_back({rows, cols, true});
+  const std::vector<std::string> dimensions =
+      lab.sized_by_n() ? std::vector<std::string>{"n"} : std::vector<std::string>{"rows", "cols"};
+  for (const auto& size : spec.sizes(dimensions, lab.max_dimension())) {
+    const bool matrix = size.size() == 2;
+    sizes.push_back({size[0], matrix ? size[1] : 1, matrix});
   }
   return sizes;
+}
+
+CaseSize one_case_size(const CheckSpec& spec, const BufferLab& lab) {
+  const auto sizes = case_sizes(spec, lab);
+  if (sizes.size() != 1) {
+    throw SpecError(fmt::format("{}: check '{}': 'sizes' must hold one size, not {}", spec.source,
+                                spec.id, sizes.size()));
+  }
+  return sizes.front();
 }
 
 std::uint64_t input_seed(std::uint64_t case_seed, std::size_t input) {

@@ -202,9 +202,8 @@ class TimedCalls {
 }  // namespace
 
 void check_speed(Check& check, const BufferLab& lab, const SpeedOptions& options) {
-  const auto sizes = case_sizes(check.spec(), options.size_key, lab);
-  const auto size = sizes.front();
-  const double threshold = check.spec().positive(options.threshold_key);
+  const auto size = one_case_size(check.spec(), lab);
+  const double threshold = check.spec().min_ratio(options.reference_name);
   const double max_spread = check.spec().positive("max_spread");
   TimingOptions timing_options;
   timing_options.repetitions = check.spec().param<int>("repetitions");

@@ -14,22 +14,10 @@
 
 namespace harness {
 
-namespace {
+namespace {}  // namespace
 
-CaseSize single_size(const Check& check, const BufferLab& lab, const std::string& key) {
-  const auto sizes = case_sizes(check.spec(), key, lab);
-  if (sizes.size() != 1) {
-    throw SpecError(fmt::format("{}: check '{}': '{}' must hold one size, not {}",
-                                check.spec().source, check.spec().id, key, sizes.size()));
-  }
-  return sizes.front();
-}
-
-}  // namespace
-
-std::optional<ObservedCall> observe_call(Check& check, const BufferLab& lab,
-                                         const std::string& size_key) {
-  const auto size = single_size(check, lab, size_key);
+std::optional<ObservedCall> observe_call(Check& check, const BufferLab& lab) {
+  const auto size = one_case_size(check.spec(), lab);
   const auto data = draw_case(lab, size, check.seed_for("input"));
   const auto expected = lab.expected(data);  // before recording starts
   CaseBuffers buffers(lab, data);
@@ -55,7 +43,7 @@ std::optional<ObservedCall> observe_call(Check& check, const BufferLab& lab,
 
 void check_one_thread_per_element(Check& check, const BufferLab& lab,
                                   const OneThreadPerElement& options) {
-  const auto observed = observe_call(check, lab, options.size_key);
+  const auto observed = observe_call(check, lab);
   if (!observed) return;
   const auto& out = lab.output().name;
   const long long elements = observed->output_elements;
@@ -84,7 +72,7 @@ void check_one_thread_per_element(Check& check, const BufferLab& lab,
 
 void check_elements_per_thread(Check& check, const BufferLab& lab,
                                const ElementsPerThread& options) {
-  const auto observed = observe_call(check, lab, options.size_key);
+  const auto observed = observe_call(check, lab);
   if (!observed) return;
   const double needed = check.spec().positive("min_elements_per_thread");
   const long long elements =
@@ -107,7 +95,7 @@ void check_elements_per_thread(Check& check, const BufferLab& lab,
 }
 
 void check_uses_shared_memory(Check& check, const BufferLab& lab, const UsesSharedMemory& options) {
-  const auto observed = observe_call(check, lab, options.size_key);
+  const auto observed = observe_call(check, lab);
   if (!observed) return;
   const long long min_bytes =
       check.spec().has("min_shared_bytes") ? check.spec().param<long long>("min_shared_bytes") : 0;

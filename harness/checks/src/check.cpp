@@ -258,6 +258,41 @@ Location student_location(const std::string& check, const std::string& message) 
   return {check, -1};
 }
 
+// Sends the record to the grader (or writes it, run alone) and tells GoogleTest its verdict:
+// passed, skipped (not judged) or failed at the student's line.
+void report_record(LabRun& run, const CheckRecord& record) {
+  try {
+    if (run.channel) {
+      run.channel->send_record(record);
+    } else {
+      write_record(run.results_dir, record);
+    }
+  } catch (const std::exception& error) {
+    ADD_FAILURE_AT(record.check.c_str(), -1)
+        << "could not write the result record: " << error.what();
+  }
+  switch (record.verdict) {
+    case Verdict::pass:
+      std::printf("%s: pass: %s\n", record.check.c_str(), record.reason.c_str());
+      break;
+    case Verdict::not_attempted:
+      // An optional check left alone: reported, neither failed nor skipped.
+      std::printf("%s: not attempted: %s\n", record.check.c_str(), record.reason.c_str());
+      break;
+    case Verdict::skipped:
+    case Verdict::not_measured:
+      // GTEST_SKIP() without its __FILE__: gtest's own spelling of it, at the check's name.
+      GTEST_MESSAGE_AT_(record.check.c_str(), -1, record.reason.c_str(),
+                        ::testing::TestPartResult::kSkip);
+      return;
+    default: {
+      const auto message = failure_message(record);
+      const auto where = student_location(record.check, message);
+      ADD_FAILURE_AT(where.file.c_str(), where.line) << message;
+    }
+  }
+}
+
 }  // namespace
 
 void run_check(const std::function<void(Check&)>& body) {
@@ -306,36 +341,7 @@ void run_check(const std::function<void(Check&)>& body) {
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
   record = check->finish(elapsed.count());
   trace(id + " ends");
-  try {
-    if (run.channel) {
-      run.channel->send_record(*record);
-    } else {
-      write_record(run.results_dir, *record);
-    }
-  } catch (const std::exception& error) {
-    ADD_FAILURE_AT(record->check.c_str(), -1)
-        << "could not write the result record: " << error.what();
-  }
-  switch (record->verdict) {
-    case Verdict::pass:
-      std::printf("%s: pass: %s\n", record->check.c_str(), record->reason.c_str());
-      break;
-    case Verdict::not_attempted:
-      // An optional check left alone: reported, neither failed nor skipped.
-      std::printf("%s: not attempted: %s\n", record->check.c_str(), record->reason.c_str());
-      break;
-    case Verdict::skipped:
-    case Verdict::not_measured:
-      // GTEST_SKIP() without its __FILE__: gtest's own spelling of it, at the check's name.
-      GTEST_MESSAGE_AT_(record->check.c_str(), -1, record->reason.c_str(),
-                        ::testing::TestPartResult::kSkip);
-      return;
-    default: {
-      const auto message = failure_message(*record);
-      const auto where = student_location(record->check, message);
-      ADD_FAILURE_AT(where.file.c_str(), where.line) << message;
-    }
-  }
+  report_record(run, *record);
 }
 
 bool sanitizer_first_case_only() {

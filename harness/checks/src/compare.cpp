@@ -25,6 +25,20 @@ ErrorMap make_empty_map(long long rows, long long cols, int max_cells) {
   return map;
 }
 
+// Each cell's share of wrong elements, from their counts.
+void fill_fractions(ErrorMap& map, const std::vector<long long>& wrong_per_cell, long long rows,
+                    long long cols) {
+  for (int r = 0; r < map.grid_rows; ++r) {
+    for (int c = 0; c < map.grid_cols; ++c) {
+      const long long cell_height = std::min(map.cell_rows, rows - r * map.cell_rows);
+      const long long cell_width = std::min(map.cell_cols, cols - c * map.cell_cols);
+      const size_t k = static_cast<size_t>(r) * map.grid_cols + c;
+      map.wrong_fraction[k] =
+          static_cast<float>(wrong_per_cell[k]) / static_cast<float>(cell_height * cell_width);
+    }
+  }
+}
+
 }  // namespace
 
 std::string output_digest(const float* values, std::size_t count) {
@@ -89,15 +103,7 @@ CaseResult compare_matrices(const std::vector<float>& expected, const std::vecto
     result.output_digest = output_digest(got.data(), got.size());
   }
   if (result.mismatches > 0) {
-    for (int r = 0; r < map.grid_rows; ++r) {
-      for (int c = 0; c < map.grid_cols; ++c) {
-        const long long cell_height = std::min(map.cell_rows, rows - r * map.cell_rows);
-        const long long cell_width = std::min(map.cell_cols, cols - c * map.cell_cols);
-        const size_t k = static_cast<size_t>(r) * map.grid_cols + c;
-        map.wrong_fraction[k] =
-            static_cast<float>(wrong_per_cell[k]) / static_cast<float>(cell_height * cell_width);
-      }
-    }
+    fill_fractions(map, wrong_per_cell, rows, cols);
     result.error_map = std::move(map);
     result.verdict = Verdict::fail;
     result.reason = describe_mismatches(result);

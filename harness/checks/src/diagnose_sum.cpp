@@ -27,6 +27,27 @@ std::vector<std::size_t> block_candidates(const std::optional<LaunchShape>& laun
   return blocks;
 }
 
+// Block 0's share of a grid-stride loop with the recorded grid: every grid * block elements,
+// the first block of them. `prefix` holds the input's prefix sums.
+template <class Matches>
+std::optional<Diagnosis> from_grid_stride_share(const LaunchShape& launch,
+                                                const std::vector<double>& prefix,
+                                                std::size_t block, const Matches& matches) {
+  const std::size_t n = prefix.size() - 1;
+  const std::size_t grid = std::size_t{launch.grid[0]} * launch.grid[1] * launch.grid[2];
+  if (grid <= 1 || block * grid >= n) return std::nullopt;
+  double first_block = 0;
+  for (std::size_t i = 0; i < n; i += block * grid) {
+    first_block += prefix[std::min(n, i + block)] - prefix[i];
+  }
+  if (!matches(first_block)) return std::nullopt;
+  return make_diagnosis(
+      "one_block_sum",
+      fmt::format("the sum is exactly that of the elements block 0 of {} reads in a grid-stride "
+                  "loop of {} threads per block; the other blocks' sums are missing",
+                  grid, block));
+}
+
 }  // namespace
 
 std::optional<Diagnosis> from_partial_sums(const DiagnosisInput& in) {
@@ -74,26 +95,7 @@ std::optional<Diagnosis> from_partial_sums(const DiagnosisInput& in) {
       }
     }
   }
-  // Block 0's share of a grid-stride loop with the recorded grid: every grid * block elements,
-  // the first block of them.
-  if (in.launch) {
-    const std::size_t block = blocks.front();
-    const std::size_t grid =
-        std::size_t{in.launch->grid[0]} * in.launch->grid[1] * in.launch->grid[2];
-    if (grid > 1 && block * grid < n) {
-      double first_block = 0;
-      for (std::size_t i = 0; i < n; i += block * grid)
-        first_block += prefix[std::min(n, i + block)] - prefix[i];
-      if (matches(first_block)) {
-        return make_diagnosis(
-            "one_block_sum",
-            fmt::format("the sum is exactly that of the elements block 0 of {} reads in a "
-                        "grid-stride loop of {} threads per block; the other blocks' sums are "
-                        "missing",
-                        grid, block));
-      }
-    }
-  }
+  if (in.launch) return from_grid_stride_share(*in.launch, prefix, blocks.front(), matches);
   return std::nullopt;
 }
 

@@ -195,7 +195,7 @@ void judge_speed(Check& check, const Timing& timing, double threshold, double ma
 
 void judge_share(Check& check, const Timing& timing, double threshold, double max_spread) {
   judge_speed(check, timing, threshold, max_spread);
-  const double full = check.spec().full_points_at_share;
+  const double full = check.spec().full_points_at_ratio;
   if (beyond_ceiling(timing)) {
     check.set_fraction(0);
   } else if (full > 0) {

@@ -176,7 +176,7 @@ CheckSpec share_spec() {
   spec.kind = "speed";
   spec.title = "share of cuBLAS";
   spec.points = 25;
-  spec.full_points_at_share = 0.75;
+  spec.full_points_at_ratio = 0.75;
   return spec;
 }
 

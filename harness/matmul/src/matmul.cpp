@@ -107,11 +107,10 @@ MatmulProblem random_problem(const MatmulShape& shape, Values values, std::uint6
   return p;
 }
 
-// The handout's worked examples, copied as the figures print them: rows of numbers that look
-// alike (a `duplicates` pair by shape) but are data, each checked against its figure; deliberately
-// literal, so that a reader can hold each matrix against the page it comes from.
-std::vector<KnownAnswer> known_answers() {
-  std::vector<KnownAnswer> answers;
+namespace {
+
+// Seed 004, figures 1.5, 1.2 and 1.7 (see known_answers).
+KnownAnswer graph_paths_answer() {
   // Seed 004, figures 1.5, 1.2 and 1.7: paths of length 1 times paths of length 3 in a graph of
   // 10 vertices gives paths of length 4 (C to J: 7; P(2,3) = 22, P(5,5) = 10, P(10,10) = 25).
   const std::vector<float> adjacency = {0, 1, 1, 0, 0, 0, 0, 0, 0, 0,  //
@@ -144,8 +143,18 @@ std::vector<KnownAnswer> known_answers() {
                                      5,  18, 13, 16, 6,  23, 28, 34, 29, 17,  //
                                      4,  15, 8,  14, 6,  20, 26, 29, 26, 16,  //
                                      4,  8,  7,  8,  10, 31, 25, 17, 16, 25};
-  answers.push_back({literal("paths of length 4 (10 vertices)", 10, 10, 10, adjacency, paths3),
-                     paths4, "seed 004, figures 1.5 x 1.2 = 1.7"});
+  return {literal("paths of length 4 (10 vertices)", 10, 10, 10, adjacency, paths3), paths4,
+          "seed 004, figures 1.5 x 1.2 = 1.7"};
+}
+
+}  // namespace
+
+// The handout's worked examples, copied as the figures print them: rows of numbers that look
+// alike (a `duplicates` pair by shape) but are data, each checked against its figure; deliberately
+// literal, so that a reader can hold each matrix against the page it comes from.
+std::vector<KnownAnswer> known_answers() {
+  std::vector<KnownAnswer> answers;
+  answers.push_back(graph_paths_answer());
 
   // Seed 004, exploration question 1: paths of length 4 in a 5-vertex graph, squared, give the
   // paths of length 8 (A to B: 208).

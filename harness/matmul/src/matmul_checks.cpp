@@ -277,9 +277,9 @@ class TimedProduct {
 }  // namespace
 
 void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& shape,
-                        SpeedReference reference, const char* threshold_key,
-                        const WrongProductReasons& reasons) {
-  const double threshold = check.spec().positive(threshold_key);
+                        SpeedReference reference, const WrongProductReasons& reasons) {
+  const double threshold =
+      check.spec().min_ratio(reference == SpeedReference::naive ? "naive" : "cublas");
   const double max_spread = check.spec().positive("max_spread");
   if (const auto* earlier = earlier_timing(check, reference, shape)) {
     // The product was right before and after those runs (or the earlier check kept nothing).

@@ -7,44 +7,29 @@
 namespace harness {
 namespace {
 
-MatmulShape to_shape(const CheckSpec& spec, std::string_view key, const std::vector<int>& mkn,
-                     int max_size) {
-  if (mkn.size() != 3) {
-    std::string given;
-    for (int size : mkn) given += fmt::format("{}{}", given.empty() ? "" : ", ", size);
-    throw SpecError(fmt::format("{}: check '{}': '{}' holds shapes [m, k, n], got [{}]",
-                                spec.source, spec.id, key, given));
-  }
-  const int m = mkn[0];
-  const int k = mkn[1];
-  const int n = mkn[2];
-  if (m < 1 || k < 1 || n < 1 || m > max_size || k > max_size || n > max_size) {
-    throw SpecError(
-        fmt::format("{}: check '{}': '{}': every size must be between 1 and {}, got [{}, {}, {}]",
-                    spec.source, spec.id, key, max_size, m, k, n));
-  }
-  if (1LL * m * k >= (1LL << 31) || 1LL * k * n >= (1LL << 31) || 1LL * m * n >= (1LL << 31)) {
+const std::vector<std::string> kShape{"m", "k", "n"};
+
+MatmulShape to_shape(const CheckSpec& spec, const std::vector<long long>& mkn) {
+  const auto m = mkn[0];
+  const auto k = mkn[1];
+  const auto n = mkn[2];
+  if (m * k >= (1LL << 31) || k * n >= (1LL << 31) || m * n >= (1LL << 31)) {
     throw SpecError(fmt::format(
-        "{}: check '{}': '{}': [{}, {}, {}] is too large for the contract (int indices)",
-        spec.source, spec.id, key, m, k, n));
+        "{}: check '{}': 'sizes': [{}, {}, {}] is too large for the contract (int indices)",
+        spec.source, spec.id, m, k, n));
   }
-  return MatmulShape{m, k, n};
+  return MatmulShape{static_cast<int>(m), static_cast<int>(k), static_cast<int>(n)};
 }
 
 }  // namespace
 
-MatmulShape matmul_shape(const CheckSpec& spec, std::string_view key, int max_size) {
-  return to_shape(spec, key, spec.param<std::vector<int>>(key), max_size);
+MatmulShape matmul_shape(const CheckSpec& spec, int max_size) {
+  return to_shape(spec, spec.size(kShape, max_size));
 }
 
-std::vector<MatmulShape> matmul_shapes(const CheckSpec& spec, std::string_view key, int max_size) {
-  const auto list = spec.param<std::vector<std::vector<int>>>(key);
-  if (list.empty()) {
-    throw SpecError(fmt::format("{}: check '{}': '{}' must list at least one shape", spec.source,
-                                spec.id, key));
-  }
+std::vector<MatmulShape> matmul_shapes(const CheckSpec& spec, int max_size) {
   std::vector<MatmulShape> shapes;
-  for (const auto& mkn : list) shapes.push_back(to_shape(spec, key, mkn, max_size));
+  for (const auto& mkn : spec.sizes(kShape, max_size)) shapes.push_back(to_shape(spec, mkn));
   return shapes;
 }
 

@@ -118,13 +118,14 @@ CheckSpec spec_with(const nlohmann::json& params) {
   spec.id = "Tiled.Shapes";
   spec.source = "spec.json";
   spec.params = params;
+  spec.dimensions = {"m", "k", "n"};
   return spec;
 }
 
-// The SpecError's message for reading `key` of `params` as shapes (or "accepted").
+// The SpecError's message for reading `params`' sizes as shapes (or "accepted").
 std::string shapes_error(const nlohmann::json& params, int max_size) {
   try {
-    matmul_shapes(spec_with(params), "shapes", max_size);
+    matmul_shapes(spec_with(params), max_size);
   } catch (const SpecError& e) {
     return e.what();
   }
@@ -132,31 +133,33 @@ std::string shapes_error(const nlohmann::json& params, int max_size) {
 }
 
 TEST(MatmulSpec, ReadsShapesAsMkn) {
-  const auto spec = spec_with(nlohmann::json::parse(R"({"shapes": [[7, 13, 11], [1, 1, 1]],
-                                                         "shape": [2047, 2049, 2050]})"));
-  const auto shapes = matmul_shapes(spec, "shapes", 32);
+  const auto spec = spec_with(nlohmann::json::parse(R"({"sizes": [[7, 13, 11], [1, 1, 1]]})"));
+  const auto shapes = matmul_shapes(spec, 32);
   ASSERT_EQ(shapes.size(), 2u);
   EXPECT_EQ(shapes[0].label(), "7x13 * 13x11");
   EXPECT_EQ(shapes[1].label(), "1x1 * 1x1");
-  EXPECT_EQ(matmul_shape(spec, "shape", 4096).label(), "2047x2049 * 2049x2050");
+  const auto one = spec_with(nlohmann::json::parse(R"({"sizes": [[2047, 2049, 2050]]})"));
+  EXPECT_EQ(matmul_shape(one, 4096).label(), "2047x2049 * 2049x2050");
+  EXPECT_THROW(matmul_shape(spec, 4096), SpecError) << "two shapes, not one";
 }
 
 TEST(MatmulSpec, ShapeErrorsNameFileCheckAndKey) {
   using nlohmann::json;
-  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": [[1, 2]]})"), 32),
-            "spec.json: check 'Tiled.Shapes': 'shapes' holds shapes [m, k, n], got [1, 2]");
-  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": [[1, 33, 2]]})"), 32),
-            "spec.json: check 'Tiled.Shapes': 'shapes': every size must be between 1 and 32, "
-            "got [1, 33, 2]");
-  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": [[0, 3, 2]]})"), 32),
-            "spec.json: check 'Tiled.Shapes': 'shapes': every size must be between 1 and 32, "
-            "got [0, 3, 2]");
-  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": [[65536, 1, 32768]]})"), 1 << 20),
-            "spec.json: check 'Tiled.Shapes': 'shapes': [65536, 1, 32768] is too large for the "
+  EXPECT_EQ(shapes_error(json::parse(R"({"sizes": [[1, 2]]})"), 32),
+            "spec.json: check 'Tiled.Shapes': 'sizes' holds sizes [m, k, n], got [1,2]");
+  EXPECT_EQ(shapes_error(json::parse(R"({"sizes": [[1, 33, 2]]})"), 32),
+            "spec.json: check 'Tiled.Shapes': 'sizes' gives k = 33; it runs from 1 to 32");
+  EXPECT_EQ(shapes_error(json::parse(R"({"sizes": [[0, 3, 2]]})"), 32),
+            "spec.json: check 'Tiled.Shapes': 'sizes' gives m = 0; it runs from 1 to 32");
+  EXPECT_EQ(shapes_error(json::parse(R"({"sizes": [[65536, 1, 32768]]})"), 1 << 20),
+            "spec.json: check 'Tiled.Shapes': 'sizes': [65536, 1, 32768] is too large for the "
             "contract (int indices)");
-  EXPECT_EQ(shapes_error(json::parse(R"({"shapes": []})"), 32),
-            "spec.json: check 'Tiled.Shapes': 'shapes' must list at least one shape");
-  EXPECT_NE(shapes_error(json::parse(R"({})"), 32).find("needs 'shapes'"), std::string::npos);
+  EXPECT_EQ(shapes_error(json::parse(R"({"sizes": []})"), 32),
+            "spec.json: check 'Tiled.Shapes': 'sizes' is empty");
+  EXPECT_NE(shapes_error(json::parse(R"({})"), 32).find("needs 'sizes'"), std::string::npos);
+  auto rows_cols = spec_with(json::parse(R"({"sizes": [[1, 2]]})"));
+  rows_cols.dimensions = {"rows", "cols"};
+  EXPECT_THROW(matmul_shapes(rows_cols, 32), SpecError) << "the spec's dimensions are not m, k, n";
 }
 
 TEST(MatmulSpec, ValuesDefaultToIntegers) {

@@ -80,7 +80,7 @@ LAB_CHECK(SpmvCsr, Reals) { harness::check_correctness(check, spmv_lab(Fill::rea
 
 LAB_CHECK(SpmvCsr, OneThreadPerRow) {
   harness::check_one_thread_per_element(check, spmv_lab(Fill::integers),
-                                        {"size", "one thread per row of A, not per nonzero"});
+                                        {"one thread per row of A, not per nonzero"});
 }
 
 LAB_CHECK(SpmvCsr, Speed) { harness::check_speed(check, spmv_lab(Fill::integers)); }

@@ -32,7 +32,7 @@ const Design kColPerThread{harness::square_matmul("matmul_col_per_thread", matmu
 // expected product (exactly for integers; from cuBLAS at the large widths), M and N unchanged,
 // nothing written outside P.
 void check_widths(Check& check, const Design& design, Values values) {
-  const auto widths = check.spec().widths("widths", harness::kMaxSquareWidth);
+  const auto widths = check.spec().counts("width", harness::kMaxSquareWidth);
   harness::check_products(check, design.matmul, harness::squares(widths), {values});
 }
 
@@ -46,7 +46,7 @@ void check_known_answers(Check& check, const Design& design) {
 // Width + 1024, which is as far as rounding the grid up to whole blocks can go. A launch with a
 // thread per element of P is far above that.
 void check_one_thread_per_line(Check& check, const Design& design) {
-  const int width = check.spec().width("width", harness::kMaxSquareWidth);
+  const int width = check.spec().count("width", harness::kMaxSquareWidth);
   const auto activity =
       harness::observe_product(check, design.matmul, MatmulShape::square(width),
                                harness::WrongProductReasons::at_width(width).launch_not_graded);
@@ -76,9 +76,9 @@ void check_one_thread_per_line(Check& check, const Design& design) {
 // Times the launcher against the naive one-thread-per-element kernel on the same integer-valued M
 // and N; P must equal cuBLAS's product bit for bit before timing and again after.
 void check_speed(Check& check, const Design& design) {
-  const int width = check.spec().width("width", harness::kMaxSquareWidth);
+  const int width = check.spec().count("width", harness::kMaxSquareWidth);
   harness::check_matmul_speed(check, design.matmul, MatmulShape::square(width),
-                              harness::SpeedReference::naive, "min_ratio_to_naive",
+                              harness::SpeedReference::naive,
                               harness::WrongProductReasons::at_width(width));
 }
 

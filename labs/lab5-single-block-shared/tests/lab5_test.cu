@@ -39,7 +39,7 @@ const harness::LabMatmul kSingleBlock =
 // Random problems at every shape of the spec: integers compare exactly, reals within the
 // harness's tolerance (derived from a_cols).
 void check_random_problems(Check& check, Values values) {
-  const auto shapes = harness::matmul_shapes(check.spec(), "shapes", kMaxSize);
+  const auto shapes = harness::matmul_shapes(check.spec(), kMaxSize);
   harness::check_products(check, kSingleBlock, shapes, {values});
 }
 
@@ -51,7 +51,7 @@ struct ObservedRun {
 };
 
 std::optional<ObservedRun> observe_correct_run(Check& check) {
-  const auto shape = harness::matmul_shape(check.spec(), "shape", kMaxSize);
+  const auto shape = harness::matmul_shape(check.spec(), kMaxSize);
   const auto problem = harness::random_problem(shape, Values::integers, check.seed_for("input"));
   const auto expected = harness::expected_product(problem);
   auto a = DeviceBuffer::matrix("A", shape.m, shape.k);

@@ -27,24 +27,24 @@ const harness::LabMatmul kTiled = harness::square_matmul("matmul_tiled", matmul_
 
 // ---- what the spec says --------------------------------------------------------------------
 
-void require_contract_width(const Check& check, const char* key, int width) {
+void require_contract_width(const Check& check, int width) {
   if (width < 32 || width % 32 != 0) {
     throw harness::SpecError(
-        fmt::format("{}: check '{}': '{}' must hold multiples of 32 (lab 6's "
+        fmt::format("{}: check '{}': 'sizes' must hold multiples of 32 (lab 6's "
                     "contract), got {}",
-                    check.spec().source, check.spec().id, key, width));
+                    check.spec().source, check.spec().id, width));
   }
 }
 
-std::vector<int> spec_widths(const Check& check, const char* key) {
-  const auto widths = check.spec().widths(key, harness::kMaxSquareWidth);
-  for (int width : widths) require_contract_width(check, key, width);
+std::vector<int> spec_widths(const Check& check) {
+  const auto widths = check.spec().counts("width", harness::kMaxSquareWidth);
+  for (int width : widths) require_contract_width(check, width);
   return widths;
 }
 
-int spec_width(const Check& check, const char* key) {
-  const int width = check.spec().width(key, harness::kMaxSquareWidth);
-  require_contract_width(check, key, width);
+int spec_width(const Check& check) {
+  const int width = check.spec().count("width", harness::kMaxSquareWidth);
+  require_contract_width(check, width);
   return width;
 }
 
@@ -55,7 +55,7 @@ int spec_width(const Check& check, const char* key) {
 // nothing written outside P. Under compute-sanitizer the products above 1024^3 multiply-adds are
 // left out.
 void check_products(Check& check, const std::vector<Values>& kinds) {
-  harness::check_products(check, kTiled, harness::squares(spec_widths(check, "widths")), kinds);
+  harness::check_products(check, kTiled, harness::squares(spec_widths(check)), kinds);
 }
 
 // ---- structure -----------------------------------------------------------------------------
@@ -64,7 +64,7 @@ void check_products(Check& check, const std::vector<Values>& kinds) {
 // launch shape is graded only for a kernel that computes the right answer. Returns nothing (and
 // sets the verdict) when the launches cannot be judged.
 std::optional<harness::RecordedActivity> observe_product(Check& check) {
-  const MatmulShape shape = MatmulShape::square(spec_width(check, "width"));
+  const MatmulShape shape = MatmulShape::square(spec_width(check));
   return harness::observe_product(check, kTiled, shape,
                                   harness::WrongProductReasons::of_shape(shape).launch_not_graded);
 }
@@ -73,9 +73,9 @@ std::optional<harness::RecordedActivity> observe_product(Check& check) {
 
 // Times the launcher against a reference at one width, on integer inputs so that the product can
 // be compared exactly with cuBLAS's on the GPU, before timing and after the timed runs.
-void check_speed(Check& check, harness::SpeedReference reference, const char* threshold_key) {
-  const MatmulShape shape = MatmulShape::square(spec_width(check, "width"));
-  harness::check_matmul_speed(check, kTiled, shape, reference, threshold_key,
+void check_speed(Check& check, harness::SpeedReference reference) {
+  const MatmulShape shape = MatmulShape::square(spec_width(check));
+  harness::check_matmul_speed(check, kTiled, shape, reference,
                               harness::WrongProductReasons::of_shape(shape));
 }
 
@@ -96,7 +96,7 @@ LAB_CHECK(TiledMatmul, SharedMemory) {
 LAB_CHECK(TiledMatmul, ThreadsPerElement) {
   const auto activity = observe_product(check);
   if (!activity) return;
-  const int width = spec_width(check, "width");
+  const int width = spec_width(check);
   long long threads = 0;
   for (const auto& launch : activity->kernels) threads += launch.threads();
   const long long elements = 1LL * width * width;
@@ -114,14 +114,8 @@ LAB_CHECK(TiledMatmul, ThreadsPerElement) {
   }
 }
 
-LAB_CHECK(TiledMatmul, Speed) {
-  check_speed(check, harness::SpeedReference::naive, "min_speedup_over_naive");
-}
+LAB_CHECK(TiledMatmul, Speed) { check_speed(check, harness::SpeedReference::naive); }
 
-LAB_CHECK(TiledMatmul, SpeedAt4096) {
-  check_speed(check, harness::SpeedReference::naive, "min_speedup_over_naive");
-}
+LAB_CHECK(TiledMatmul, SpeedAt4096) { check_speed(check, harness::SpeedReference::naive); }
 
-LAB_CHECK(TiledMatmul, ShareOfCublas) {
-  check_speed(check, harness::SpeedReference::cublas, "min_share_of_cublas");
-}
+LAB_CHECK(TiledMatmul, ShareOfCublas) { check_speed(check, harness::SpeedReference::cublas); }

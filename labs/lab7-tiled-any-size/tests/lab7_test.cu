@@ -25,16 +25,14 @@ const harness::LabMatmul kTiledAny = harness::shaped_matmul("matmul_tiled_any", 
 // nothing written outside C. Under compute-sanitizer the products above 1024^3 multiply-adds are
 // left out.
 void check_products(Check& check, const std::vector<Values>& kinds) {
-  harness::check_products(check, kTiledAny,
-                          harness::matmul_shapes(check.spec(), "shapes_mkn", kMaxSize), kinds);
+  harness::check_products(check, kTiledAny, harness::matmul_shapes(check.spec(), kMaxSize), kinds);
 }
 
 // Times the launcher against the naive kernel, on integer inputs so that the product can be
 // compared exactly with cuBLAS's on the GPU, before timing and after the timed runs.
 void check_speed(Check& check) {
-  const MatmulShape shape = harness::matmul_shape(check.spec(), "shape_mkn", kMaxSize);
+  const MatmulShape shape = harness::matmul_shape(check.spec(), kMaxSize);
   harness::check_matmul_speed(check, kTiledAny, shape, harness::SpeedReference::naive,
-                              "min_speedup_over_naive",
                               harness::WrongProductReasons::of_shape(shape));
 }
 
@@ -57,7 +55,7 @@ LAB_CHECK(AnySize, Large) { check_products(check, harness::spec_values(check.spe
 // Runs the launcher once under the launch recorder on integer inputs. A launch shape is graded
 // only for a kernel that computes the right answer.
 LAB_CHECK(AnySize, SharedMemory) {
-  const MatmulShape shape = harness::matmul_shape(check.spec(), "shape_mkn", kMaxSize);
+  const MatmulShape shape = harness::matmul_shape(check.spec(), kMaxSize);
   const auto activity = harness::observe_product(
       check, kTiledAny, shape, harness::WrongProductReasons::of_shape(shape).launch_not_graded);
   if (!activity) return;

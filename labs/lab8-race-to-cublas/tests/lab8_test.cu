@@ -34,17 +34,16 @@ constexpr int kMaxSize = std::numeric_limits<int>::max();
 const harness::LabMatmul kSgemm = harness::shaped_matmul("sgemm", sgemm);
 
 void check_products(Check& check, const std::vector<Values>& kinds) {
-  harness::check_products(check, kSgemm,
-                          harness::matmul_shapes(check.spec(), "shapes_mkn", kMaxSize), kinds);
+  harness::check_products(check, kSgemm, harness::matmul_shapes(check.spec(), kMaxSize), kinds);
 }
 
 // Share of cuBLAS FP32 (pedantic math: no TF32) at one shape, measured in the spec's rounds; the
-// points scale with the share (full_points_at_share). The product is compared exactly with
+// points scale with the share (full_points_at_ratio). The product is compared exactly with
 // cuBLAS's before timing and after the timed runs.
 void check_share(Check& check) {
-  const MatmulShape shape = harness::matmul_shape(check.spec(), "shape_mkn", kMaxSize);
+  const MatmulShape shape = harness::matmul_shape(check.spec(), kMaxSize);
   harness::check_matmul_speed(check, kSgemm, shape, harness::SpeedReference::cublas,
-                              "min_share_of_cublas", harness::WrongProductReasons::of_shape(shape));
+                              harness::WrongProductReasons::of_shape(shape));
 }
 
 // cuobjdump from the CUDA toolkit, if this machine has it.
@@ -112,7 +111,7 @@ LAB_CHECK(Sgemm, Large) { check_products(check, harness::spec_values(check.spec(
 // instruction (TF32 would be 8x faster and less precise). Read from what actually ran (the launch
 // recorder) and from the program's machine code (cuobjdump), not from the source text.
 LAB_CHECK(Sgemm, PlainFp32) {
-  const MatmulShape shape = harness::matmul_shape(check.spec(), "shape_mkn", kMaxSize);
+  const MatmulShape shape = harness::matmul_shape(check.spec(), kMaxSize);
   const auto activity = harness::observe_product(
       check, kSgemm, shape, harness::WrongProductReasons::of_shape(shape).launch_not_graded);
   if (!activity) return;

@@ -65,7 +65,7 @@ LAB_CHECK(TransposeTiled, Correctness) { harness::check_correctness(check, kTile
 
 LAB_CHECK(TransposeTiled, SharedMemory) {
   harness::check_uses_shared_memory(
-      check, kTiled, {"size", "The tile must be a __shared__ array, and out written from it"});
+      check, kTiled, {"The tile must be a __shared__ array, and out written from it"});
 }
 
 LAB_CHECK(TransposeTiled, Speed) { harness::check_speed(check, kTiled); }

@@ -23,8 +23,8 @@ namespace harness {
 
 // ---- correctness ---------------------------------------------------------------------------
 
-// One case per size under `sizes_key` in the spec, labelled lab.case_label(size).
-void check_correctness(Check& check, const BufferLab& lab, const std::string& sizes_key = "sizes");
+// One case per size of the spec's "sizes", labelled lab.case_label(size).
+void check_correctness(Check& check, const BufferLab& lab);
 
 // One case with given inputs and expected output (worked examples with published answers).
 void check_case(Check& check, const BufferLab& lab, const std::string& label, const CaseData& data,
@@ -32,7 +32,7 @@ void check_case(Check& check, const BufferLab& lab, const std::string& label, co
 
 // ---- launch shape and shared memory ---------------------------------------------------------
 
-// One run of the lab at the spec's size (`size_key`) under the launch recorder. Launches are
+// One run of the lab at the spec's one size ("sizes") under the launch recorder. Launches are
 // judged only for a right output: otherwise (or when launches cannot be recorded) the verdict
 // is set and nothing is returned.
 struct ObservedCall {
@@ -42,14 +42,12 @@ struct ObservedCall {
   long long input_elements = 0;
   long long output_elements = 0;
 };
-std::optional<ObservedCall> observe_call(Check& check, const BufferLab& lab,
-                                         const std::string& size_key = "size");
+std::optional<ObservedCall> observe_call(Check& check, const BufferLab& lab);
 
 // Passes with one thread or more per output element; with the spec's "max_extra_threads", no
 // more than that beyond one per element (a whole last block). `too_many_hint` ends the failure
 // when there are too many ("1000000 would be one per element of B").
 struct OneThreadPerElement {
-  std::string size_key = "size";
   std::string too_many_hint;
 };
 void check_one_thread_per_element(Check& check, const BufferLab& lab,
@@ -60,7 +58,6 @@ void check_one_thread_per_element(Check& check, const BufferLab& lab,
 // the failure ("make the grid shorter in y"); `diagnosis` (a harness/mistakes id) names the
 // mistake when it fails, if given.
 struct ElementsPerThread {
-  std::string size_key = "size";
   bool count_input = false;  // a reduction: elements of its input per thread
   std::string hint;
   std::string diagnosis;
@@ -72,29 +69,28 @@ void check_elements_per_thread(Check& check, const BufferLab& lab,
 // that much in each. `advice` ends the failure in the handout's words ("The tile must be a
 // __shared__ array, and the output written from it").
 struct UsesSharedMemory {
-  std::string size_key = "size";
   std::string advice;
 };
 void check_uses_shared_memory(Check& check, const BufferLab& lab, const UsesSharedMemory& options);
 
 // ---- speed -----------------------------------------------------------------------------------
 
-// Times the call at the spec's size (`size_key`) against a reference, in alternation, on inputs
+// Times the call at the spec's one size ("sizes") against a reference, in alternation, on inputs
 // drawn on the GPU; verified right at that size before timing (a kernel that does nothing would
-// be the fastest) and on the output of the timed runs. The spec gives the threshold
-// (`threshold_key`), "max_spread", "repetitions" and optionally "rounds" and
-// "full_points_at_share".
+// be the fastest) and on the output of the timed runs. The spec gives the threshold "min_ratio"
+// (its "reference" must be `reference_name`), "max_spread", "repetitions" and optionally
+// "rounds" and "full_points_at_ratio".
 //
 // The default reference is cudaMemcpy device to device of the largest input, counted as reading
 // and writing it; the student's rate counts the bytes of every input and the output. So a copy
 // or a transpose is compared with memcpy's read+write bandwidth, and a reduction (which writes
 // one element) with its read bandwidth.
 struct SpeedOptions {
-  std::string size_key = "size";
-  std::string threshold_key = "min_share_of_memcpy";
   // Another reference (a kernel shipped with the lab, cuBLAS from harness_matmul) on the case's
-  // device buffers (its own output buffer given), and the unit of its rates.
+  // device buffers (its own output buffer given), the spec's name for it ("reference": naive,
+  // cublas) and the unit of its rates.
   std::function<TimedWork(const DeviceArgs& args)> reference;
+  std::string reference_name = "memcpy";
   std::string rate_unit = "GB/s";
   // The student's work at a size in rate_unit's units (default: the bytes of every buffer).
   std::function<double(const CaseSize&)> work;

@@ -164,8 +164,8 @@ class BufferLab {
   BufferLab with_fill(Fill fill) const;
 
   const std::string& name() const { return name_; }
-  // True when the call text names {n}: the spec then gives sizes as n (1000 or [1, 7, 1000]);
-  // otherwise as [rows, cols] ([256, 512] or [[32, 32], [64, 1024]]).
+  // True when the call text names {n}: the spec's sizes are then [n] ("dimensions": ["n"]);
+  // otherwise [rows, cols].
   bool sized_by_n() const;
   std::string call_text(const CaseSize& size) const;
   std::string case_label(const CaseSize& size) const;
@@ -198,10 +198,11 @@ class BufferLab {
   int max_dimension_ = 1 << 30;
 };
 
-// The sizes under `key` in the check's spec: [[rows, cols], ...], [n, ...], [rows, cols] or n
-// (a single size is a list of one). Each dimension from 1 to lab.max_dimension().
-std::vector<CaseSize> case_sizes(const CheckSpec& spec, const std::string& key,
-                                 const BufferLab& lab);
+// The check's "sizes": [[rows, cols], ...], or [[n], ...] for a lab whose call names {n} (the
+// spec's "dimensions" must say which). Each dimension from 1 to lab.max_dimension().
+std::vector<CaseSize> case_sizes(const CheckSpec& spec, const BufferLab& lab);
+// The one size of a structure or speed check.
+CaseSize one_case_size(const CheckSpec& spec, const BufferLab& lab);
 
 // The seed of a case's input `index`: the first takes the case's seed itself, the others a
 // stream of their own (the same on the host and for DeviceBuffer::fill_random*).

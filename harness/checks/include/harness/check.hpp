@@ -63,7 +63,7 @@ class Check {
     return explicit_verdict_ ? explicit_verdict_->second : std::string();
   }
   // The share of the check's points earned, for a verdict set with set_verdict (else pass is 1
-  // and everything else 0); used by checks scored by share (full_points_at_share).
+  // and everything else 0); used by checks scored by share (full_points_at_ratio).
   void set_fraction(double fraction) { explicit_fraction_ = fraction; }
   void set_timing(const Timing& timing) { record_.timing = timing; }
   void note(std::string text) { record_.notes.push_back(std::move(text)); }

@@ -57,8 +57,8 @@ std::vector<Timing> measure_rounds_each(const std::string& size, const std::stri
 // more than max_spread.
 void judge_speed(Check& check, const Timing& timing, double threshold, double max_spread);
 
-// judge_speed, then the points scaled by share (spec "full_points_at_share"): the check's
-// fraction is ratio / full_points_at_share, at most 1 (0 when implausible). Passing only needs
+// judge_speed, then the points scaled by share (spec "full_points_at_ratio"): the check's
+// fraction is ratio / full_points_at_ratio, at most 1 (0 when implausible). Passing only needs
 // `threshold`.
 void judge_share(Check& check, const Timing& timing, double threshold, double max_spread);
 

@@ -72,11 +72,10 @@ enum class SpeedReference { naive, cublas };  // naive_reference or cublas_refer
 // Times the launcher against a reference at one shape, on integer inputs (seeded "input"), so the
 // output can be compared bit for bit with cuBLAS's product on the GPU: once before timing (a
 // kernel that computes nothing would otherwise be the fastest) and again on the output of the
-// timed runs. The spec gives the threshold (under `threshold_key`), "max_spread" and
-// "repetitions" (and optionally "rounds" and "full_points_at_share"); judge_share sets the
-// verdict.
+// timed runs. The spec gives the threshold "min_ratio" (its "reference" must be this one's:
+// naive or cublas), "max_spread" and "repetitions" (and optionally "rounds" and
+// "full_points_at_ratio"); judge_share sets the verdict.
 void check_matmul_speed(Check& check, const LabMatmul& lab, const MatmulShape& shape,
-                        SpeedReference reference, const char* threshold_key,
-                        const WrongProductReasons& reasons);
+                        SpeedReference reference, const WrongProductReasons& reasons);
 
 }  // namespace harness

@@ -250,19 +250,7 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
         fmt::format("{}: the arguments of {} do not match its parameters", call_text, name));
   }
   // Pointers to the lab's buffers or the launcher's allocations, also inside structs.
-  for (std::size_t at = 0; at + 8 <= params.size(); at += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, params.data() + at, 8);
-    const auto real = translate(word);
-    if (!real) continue;
-    if (real->first == 0) {
-      throw StudentError(cudaErrorInvalidValue,
-                         fmt::format("{}: {} is given a pointer to memory that does not exist "
-                                     "(freed, or from before an earlier fault)",
-                                     call_text, name));
-    }
-    std::memcpy(params.data() + at, &real->first, 8);
-  }
+  translate_parameters(params, call_text, name);
   check_launch_shape(kernel, grid, block, shared, call_text, name);
   if (before_launch_) {
     // The lab program's own set-up, in this (the student's) context, right before the kernel.
@@ -282,29 +270,50 @@ void Runtime::launch(const nlohmann::json& op, const std::string& call_text, boo
                                    "sizes",
                                    call_text, last_launch, driver_error(launched)));
   }
-  if (!launch_observers().empty()) {
-    KernelLaunch seen;
-    seen.name = name;
-    for (int i = 0; i < 3; ++i) {
-      seen.grid[i] = grid[i];
-      seen.block[i] = block[i];
-    }
-    const auto attribute = [&](CUfunction_attribute a) {
-      int value = 0;
-      DRIVER(cuFuncGetAttribute)(&value, a, kernel.function);
-      return value;
-    };
-    seen.registers_per_thread = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
-    seen.static_shared_bytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
-    seen.dynamic_shared_bytes = shared;
-    seen.local_bytes_per_thread = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-    for (auto* observer : launch_observers()) observer->kernels.push_back(seen);
-  }
+  if (!launch_observers().empty()) tell_observers(kernel, name, grid, block, shared);
   // Outside timing, each launch is waited for, so a fault is charged to the launch that made it.
   if (!timed) {
     const CUresult finished = DRIVER(cuCtxSynchronize)();
     if (finished != CUDA_SUCCESS) fault(finished, call_text, last_launch);
   }
+}
+
+void Runtime::translate_parameters(std::vector<std::uint8_t>& params, const std::string& call_text,
+                                   const std::string& name) {
+  for (std::size_t at = 0; at + 8 <= params.size(); at += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, params.data() + at, 8);
+    const auto real = translate(word);
+    if (!real) continue;
+    if (real->first == 0) {
+      throw StudentError(cudaErrorInvalidValue,
+                         fmt::format("{}: {} is given a pointer to memory that does not exist "
+                                     "(freed, or from before an earlier fault)",
+                                     call_text, name));
+    }
+    std::memcpy(params.data() + at, &real->first, 8);
+  }
+}
+
+void Runtime::tell_observers(const Kernel& kernel, const std::string& name,
+                             const std::array<unsigned, 3>& grid,
+                             const std::array<unsigned, 3>& block, unsigned shared) {
+  KernelLaunch seen;
+  seen.name = name;
+  for (int i = 0; i < 3; ++i) {
+    seen.grid[i] = grid[i];
+    seen.block[i] = block[i];
+  }
+  const auto attribute = [&](CUfunction_attribute a) {
+    int value = 0;
+    DRIVER(cuFuncGetAttribute)(&value, a, kernel.function);
+    return value;
+  };
+  seen.registers_per_thread = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
+  seen.static_shared_bytes = attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  seen.dynamic_shared_bytes = shared;
+  seen.local_bytes_per_thread = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  for (auto* observer : launch_observers()) observer->kernels.push_back(seen);
 }
 
 void Runtime::check_launch_shape(const Kernel& kernel, const std::array<unsigned, 3>& grid,

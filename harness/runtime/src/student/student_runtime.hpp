@@ -96,6 +96,13 @@ class Runtime {
   void check_launch_shape(const Kernel& kernel, const std::array<unsigned, 3>& grid,
                           const std::array<unsigned, 3>& block, unsigned shared,
                           const std::string& call_text, const std::string& name);
+  // The fake addresses in a launch's parameters (every 8-byte word) made real.
+  void translate_parameters(std::vector<std::uint8_t>& params, const std::string& call_text,
+                            const std::string& name);
+  // The launch observers (launch_observers.hpp) told of a launch and the kernel's attributes.
+  static void tell_observers(const Kernel& kernel, const std::string& name,
+                             const std::array<unsigned, 3>& grid,
+                             const std::array<unsigned, 3>& block, unsigned shared);
   void note_copy(std::uint64_t to, std::uint64_t from);
   [[noreturn]] void fault(CUresult result, const std::string& call_text, const std::string& launch);
 
