@@ -172,8 +172,9 @@ TEST(LabgradePackage, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(read_all(dir / "keep.txt"), "someone's file");
 }
 
-// A kit that loads (kit.json, its libraries, a spec) but would build nothing.
-fs::path fake_kit(const fs::path& dir) {
+// A kit that loads (kit.json, its libraries, a spec) but would build nothing; `emulation_kit`:
+// the kit.json field of a GPU kit built beside an emulation build's kits.
+fs::path fake_kit(const fs::path& dir, const std::string& emulation_kit = "") {
   fs::create_directories(dir / "lib");
   for (const char* library : {"libharness.a", "libharness_core.a", "liblabs_contract.a"}) {
     write_file(dir / "lib" / library, "");
@@ -190,9 +191,27 @@ fs::path fake_kit(const fs::path& dir) {
                                               {"cxx", "/bin/false"},
                                               {"compile", nlohmann::json::array()},
                                               {"link", nlohmann::json::array()},
-                                              {"read_only", nlohmann::json::array()}}
+                                              {"read_only", nlohmann::json::array()},
+                                              {"emulation_kit", emulation_kit}}
                                    .dump());
   return dir;
+}
+
+// The emulated pass compiles kernel.cu with its own kit's compiler, which compile-as-nobody does
+// not wrap: without bubblewrap it is off, said in the log, and its kit is never opened (here it
+// does not exist, which would stop the batch).
+TEST(LabgradeAutograder, WithoutBubblewrapTheEmulatedPassIsOff) {
+  const auto dir = scratch("autograder-no-emulated-pass");
+  const auto kit = fake_kit(dir / "kit", (dir / "no-emulation-kit" / "lab1").string());
+  fs::create_directories(dir / "submission");
+  write_file(dir / "submission" / "kernel.cu", "// a kernel\n");
+  const auto r =
+      run_shell("LABGRADE_BWRAP=/nonexistent/bwrap " + kLabgrade + " autograder gradescope lab1 " +
+                (dir / "submission").string() + " " + (dir / "results.json").string() + " --kit " +
+                kit.string() + " --work " + (dir / "work").string() + " --sandbox auto");
+  EXPECT_NE(r.output.find("no emulated pass without bubblewrap"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("no-emulation-kit"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "results.json")) << r.output;
 }
 
 // Where bubblewrap cannot start and the package says --sandbox required, the student is told the
