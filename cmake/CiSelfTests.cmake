@@ -34,7 +34,7 @@ add_test(NAME ci.print_summary
          COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/tests/print_summary_test.sh" "${CMAKE_COMMAND}"
                  "${PROJECT_SOURCE_DIR}/cmake")
 foreach(script slurm/submit.sh slurm/grade-class.sbatch ci/slurm-test.sh ci/two-gpu-check.sh
-               ctest-gpu-resources.sh)
+               ctest-gpu-resources.sh packaging/install-grader.sh packaging/gpu-setup-check.sh)
   get_filename_component(name "${script}" NAME)
   add_test(NAME ci.syntax.${name} COMMAND sh -n "${PROJECT_SOURCE_DIR}/scripts/${script}")
 endforeach()
@@ -52,6 +52,12 @@ if(LABS_PYTHON3)
            COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/migrate-spec.py" --check
                    ${lab_specs})
 endif()
+
+# The one install script's choices (backend, emulated pass, packages offline, modes), with
+# stand-ins for cmake, nvidia-smi and the package list.
+add_test(NAME ci.install_grader
+         COMMAND sh "${PROJECT_SOURCE_DIR}/scripts/tests/install-grader-test.sh"
+                 "${CMAKE_BINARY_DIR}/ci-tests/install-grader")
 
 if(LABS_PYTHON3)
   # containers/: the Dockerfiles, grader.def and their one install script agree, and copy every

@@ -8,8 +8,9 @@ container engine:
   ENV, COPY . DEST, RUN, ENTRYPOINT and CMD, one line each), so that the CPU image's test in a
   clean root runs every step there is; FROM names a tag other than latest; each file under
   /opt/cuda-labs/ it runs exists here and is executable; ENTRYPOINT is labgrade-entrypoint.
-- Each image installs with containers/install-grader.sh, which runs scripts/install-deps.sh (the
-  project's one package list) and builds labgrade and grading_kits.
+- Each image installs with scripts/packaging/install-grader.sh (the one install script, also the
+  autograder packages'), which runs scripts/install-deps.sh (the project's one package list),
+  builds labgrade and grading_kits and installs labgrade-entrypoint.
 - What the images copy of the repository is one list: both .dockerignore files let in the same
   entries, grader.def's %files copies those same entries to /opt/cuda-labs/, and they are every
   top-level entry of the repository (from git: tracked, or untracked and not ignored) except those
@@ -27,6 +28,7 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent
+INSTALL = "scripts/packaging/install-grader.sh"
 DOCKERFILES = ["cpu.Dockerfile", "gpu.Dockerfile"]
 REPLAYED = {"FROM", "ARG", "ENV", "COPY", "RUN", "ENTRYPOINT", "CMD"}
 PREFIX = "/opt/cuda-labs/"
@@ -59,8 +61,8 @@ def dockerfile_problems(name, text, repo=REPO):
                 file = repo / path
                 if not file.is_file() or not os.access(file, os.X_OK):
                     problems.append(f"{where}: runs {PREFIX}{path}, not an executable file here")
-            if word == "RUN" and "containers/install-grader.sh" not in rest:
-                problems.append(f"{where}: a RUN step other than containers/install-grader.sh")
+            if word == "RUN" and INSTALL not in rest:
+                problems.append(f"{where}: a RUN step other than {INSTALL}")
         if word == "ENTRYPOINT":
             try:
                 entry = json.loads(rest)
@@ -104,8 +106,8 @@ def definition_problems(name, text, entries):
             if target.strip() != PREFIX + source:
                 problems.append(f"{name}: %files {stripped}: copy each entry to {PREFIX}<entry>")
             files.add(source)
-        if section == "%post" and stripped and "containers/install-grader.sh" not in stripped:
-            problems.append(f"{name}: %post runs {stripped!r}, not containers/install-grader.sh")
+        if section == "%post" and stripped and INSTALL not in stripped:
+            problems.append(f"{name}: %post runs {stripped!r}, not {INSTALL}")
     if "%post" not in text:
         problems.append(f"{name}: no %post")
     if files != entries:
@@ -141,7 +143,7 @@ def install_script_problems(text):
                         ("labgrade", "the grader"), ("grading_kits", "every lab's kit"),
                         ("labgrade-entrypoint", "the images' entrypoint")):
         if needed not in text:
-            problems.append(f"install-grader.sh: does not use {needed} ({why})")
+            problems.append(f"{INSTALL}: does not use {needed} ({why})")
     return problems
 
 
@@ -159,8 +161,8 @@ def check(repo=REPO):
         problems.append(f"the .dockerignore files differ: {sorted(lists[0] ^ lists[1])}")
     problems += definition_problems("grader.def", (HERE / "grader.def").read_text(), lists[0])
     problems += coverage_problems(lists[0], repository_entries(repo))
-    problems += install_script_problems((HERE / "install-grader.sh").read_text())
-    for script in sorted(HERE.glob("*.sh")):
+    problems += install_script_problems((repo / INSTALL).read_text())
+    for script in sorted(HERE.glob("*.sh")) + [repo / INSTALL]:
         if subprocess.run(["sh", "-n", str(script)]).returncode != 0:
             problems.append(f"{script.name}: sh -n fails")
     return problems
@@ -175,13 +177,14 @@ def self_test():
         "ADD is not replayed": dockerfile_problems("x", good + "ADD a b\n"),
         "latest tag": dockerfile_problems("x", good.replace("debian:12", "debian:latest")),
         "missing script": dockerfile_problems("x", good.replace("install-grader.sh", "gone.sh")),
-        "continued line": dockerfile_problems("x", good.replace(" cpu\n", " \\\n  cpu\n")),
+        "another RUN": dockerfile_problems("x", good + "RUN /opt/cuda-labs/scripts/install-deps.sh\n"),
+        "continued line": dockerfile_problems("x", good.replace(" --bin", " \\\n  --bin")),
         "other entrypoint": dockerfile_problems("x", good.replace("labgrade-entrypoint\"]", "sh\"]")),
         "no allowlist": allowed_entries("x", "build*\n")[1],
         "def lacks an entry": definition_problems("x", definition.replace(
             "    solutions /opt/cuda-labs/solutions\n", ""), entries),
         "def's %post": definition_problems("x", definition.replace(
-            "containers/install-grader.sh", "containers/other.sh"), entries),
+            INSTALL, "containers/other.sh"), entries),
         "new top-level folder": coverage_problems(entries, entries | {"newfolder"}),
         "entry gone": coverage_problems(entries | {"gone"}, entries),
         "no package list": install_script_problems("cmake --build x --target labgrade"),

@@ -3,11 +3,12 @@
 # Build from the top of the repository:
 #   docker build -f containers/cpu.Dockerfile -t cuda-labs-grader:cpu .
 # Run: containers/README.md (the sandbox needs flags beyond Docker's defaults; it says which, why).
-# Every step is containers/install-grader.sh. containers/test-cpu-image-in-clean-root.sh replays
-# this file in a clean Debian 12 root: keep to FROM, COPY . DEST, RUN, ENV, ENTRYPOINT and CMD, one
-# line each.
+# Every step is scripts/packaging/install-grader.sh, the one install script of the images and the
+# autograder packages. containers/test-cpu-image-in-clean-root.sh replays this file in a clean
+# Debian 12 root (containers/replay_dockerfile.py): keep to FROM, ARG, ENV, COPY, RUN, ENTRYPOINT
+# and CMD, one line each.
 FROM debian:12
 COPY . /opt/cuda-labs
-RUN /opt/cuda-labs/containers/install-grader.sh cpu
+RUN /opt/cuda-labs/scripts/packaging/install-grader.sh --backend emulation --bin /usr/local/bin
 ENTRYPOINT ["/usr/local/bin/labgrade-entrypoint"]
 CMD ["labgrade", "--help"]

@@ -5,11 +5,12 @@
 #   docker build -f containers/gpu.Dockerfile --build-arg CUDA_ARCHITECTURES=90 ...  (H100 only)
 # The default architectures are Turing, Ampere and Hopper, newer cards through PTX.
 # Run with the NVIDIA Container Toolkit (--gpus all) and the sandbox's flags: containers/README.md.
-# The steps are containers/install-grader.sh, the CPU image's (tested there in a clean root).
+# The steps are scripts/packaging/install-grader.sh, the CPU image's and the autograder packages'
+# (tested in a clean root there and on a GPU host: scripts/packaging/gpu-setup-check.sh).
 FROM nvidia/cuda:13.0.1-devel-ubuntu24.04
 ARG CUDA_ARCHITECTURES=""
 ENV LABS_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}
 COPY . /opt/cuda-labs
-RUN /opt/cuda-labs/containers/install-grader.sh gpu
+RUN /opt/cuda-labs/scripts/packaging/install-grader.sh --backend cuda --bin /usr/local/bin
 ENTRYPOINT ["/usr/local/bin/labgrade-entrypoint"]
 CMD ["labgrade", "--help"]

@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """Replays a Dockerfile in a root folder with bubblewrap, as `docker build` and `docker run` would,
-where no container engine runs (containers/test-cpu-image-in-clean-root.sh).
+where no container engine runs: the one replay of the project's tests in a clean root
+(containers/test-cpu-image-in-clean-root.sh, and scripts/packaging/test-in-clean-root.sh for the
+PrairieLearn package's Dockerfile).
 
     replay_dockerfile.py build DOCKERFILE CONTEXT ROOT
     replay_dockerfile.py run DOCKERFILE ROOT [--bind HOST:INSIDE[:ro]]... -- [ARGS...]
 
-build: each instruction in order. COPY . DEST copies CONTEXT less what the Dockerfile's
-.dockerignore (DOCKERFILE.dockerignore, else CONTEXT/.dockerignore) leaves out; RUN runs its shell
+build: each instruction in order. COPY SOURCE DEST copies SOURCE of CONTEXT (a file, a folder's
+contents, or . for all of it) less what the Dockerfile's .dockerignore (DOCKERFILE.dockerignore,
+else CONTEXT/.dockerignore) leaves out; RUN runs its shell
 line in ROOT as root with the image's ENV, the host's resolv.conf for apt. FROM is the root given
 (the caller unpacks the image's distribution there).
 run: ENTRYPOINT with ARGS (or CMD) in ROOT, in its own pid, ipc, uts and network namespaces as a
 container's, /sys read-only but the cgroup file systems writable (what the flags of
 containers/README.md give), the binds given.
-Only the instructions the images use are understood (FROM, ARG with a default, ENV K=V, COPY .
-DEST, RUN in shell form, ENTRYPOINT and CMD in JSON form), one line each: anything else stops with
+Only the instructions the images use are understood (FROM, ARG with a default, ENV K=V, COPY
+SOURCE /DEST, RUN in shell form, ENTRYPOINT and CMD in JSON form), one line each: anything else stops with
 the line named, so a Dockerfile cannot grow a step that this replay would skip.
 """
 import json
@@ -81,15 +84,25 @@ def excluded(relative, patterns):
     return result
 
 
-def copy_context(context, destination, patterns):
+def copy_context(context, source, destination, patterns):
+    """Copies CONTEXT/SOURCE (a file, or a folder's contents) to DESTINATION; returns the count."""
+    top = os.path.normpath(os.path.join(context, source))
+    if os.path.relpath(top, context).startswith(".."):
+        fail(f"COPY {source}: outside the build context")
+    if os.path.isfile(top):
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        shutil.copy2(top, destination)
+        return 1
+    if not os.path.isdir(top):
+        fail(f"COPY {source}: no such file or folder in {context}")
     copied = 0
-    for folder, folders, files in os.walk(context):
+    for folder, folders, files in os.walk(top):
         relative_folder = os.path.relpath(folder, context)
         for name in sorted(files + [f for f in folders if os.path.islink(os.path.join(folder, f))]):
             relative = os.path.normpath(os.path.join(relative_folder, name))
             if excluded(relative, patterns):
                 continue
-            target = os.path.join(destination, relative)
+            target = os.path.join(destination, os.path.relpath(os.path.join(folder, name), top))
             os.makedirs(os.path.dirname(target), exist_ok=True)
             shutil.copy2(os.path.join(folder, name), target, follow_symlinks=False)
             copied += 1
@@ -133,10 +146,11 @@ def build(dockerfile, context, root):
             variables[name] = substitute(value, {**arguments, **variables})
         elif instruction == "COPY":
             source, _, target = text.partition(" ")
-            if source != "." or not target.startswith("/"):
-                fail(f"{where}: COPY . /ABSOLUTE only")
-            count = copy_context(context, root + target, ignore_patterns(dockerfile, context))
-            print(f"replay: COPY . {target}: {count} files", flush=True)
+            if " " in target or not target.startswith("/") or source.startswith("-"):
+                fail(f"{where}: COPY SOURCE /ABSOLUTE only")
+            count = copy_context(context, source, root + target,
+                                 ignore_patterns(dockerfile, context))
+            print(f"replay: COPY {source} {target}: {count} files", flush=True)
         elif instruction == "RUN":
             if text.startswith("["):
                 fail(f"{where}: RUN in shell form only")

@@ -102,6 +102,9 @@ batch::BatchOptions batch_options(const AutograderOptions& options, const Isolat
   batch.labgrade_executable = options.labgrade_executable;
   batch.max_check_seconds = options.max_check_seconds;
   batch.unsandboxed = !isolation.bubblewrap;
+  // The emulated pass compiles kernel.cu with its own kit's compiler, which compile-as-nobody
+  // does not wrap: without bubblewrap it is off, and a GPU kit's compute-sanitizer looks alone.
+  if (!isolation.bubblewrap) batch.emulated_pass = "off";
   return batch;
 }
 
@@ -138,6 +141,10 @@ int run_autograder(const AutograderOptions& options) {
     }
   } catch (const std::exception& error) {
     return grader_failure(options, &kit.spec, error.what(), isolation);
+  }
+  if (!isolation.bubblewrap && !kit.emulation_kit.empty()) {
+    say("labgrade autograder: no emulated pass without bubblewrap (its compile would not run as "
+        "nobody): compute-sanitizer looks for memory errors and races alone");
   }
   const int status = batch::run_batch(batch_options(options, isolation, kit_dir));
   const auto outcome =

@@ -2,8 +2,9 @@
 // (docs/deploy-autograders.md). Gradescope: OUT is the autograder zip (setup.sh,
 // run_autograder, the project). PrairieLearn: OUT is the image's build context (Dockerfile, the
 // grading entrypoint `grade`, the project) with an example question (info.json with
-// externalGradingOptions, question.html). Both build the lab's grading kit with the same script
-// (scripts/packaging/setup-grader.sh) and grade with `labgrade autograder` (autograder_run.hpp).
+// externalGradingOptions, question.html). Both build the lab's grading kit with the one install
+// script (scripts/packaging/install-grader.sh) and grade with `labgrade autograder`
+// (autograder_run.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>

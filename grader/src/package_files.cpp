@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // What configures and builds labgrade and a kit (CMakeLists.txt's add_subdirectory calls, the
-// scripts it runs at configure time, install-deps.sh and setup-grader.sh).
+// scripts it runs at configure time, install-deps.sh and scripts/packaging/install-grader.sh).
 constexpr const char* kProjectFolders[] = {"cmake",  "common",  "contract", "emulation",
                                            "grader", "harness", "launcher", "reports",
                                            "labs",   "scripts"};

@@ -24,7 +24,7 @@ struct PackagedLab {
 // labs there are when there is none.
 PackagedLab find_packaged_lab(const std::filesystem::path& source, const std::string& id);
 
-// Copies into `project` what setup-grader.sh needs to build the lab's kit: the top-level CMake
+// Copies into `project` what install-grader.sh needs to build the lab's kit: the top-level CMake
 // files and the source folders, every lab's handout and checks (CMake configures them all), and
 // solutions/<folder>/ of this lab alone (the reference the grader runs first).
 void copy_project(const std::filesystem::path& source, const PackagedLab& lab,

@@ -19,6 +19,9 @@ ShardCommand::ShardCommand(CLI::App& app) {
       "Write OUT/manifest.json: the submissions dealt into shards, the secret seed and the "
       "grading options; prints the number of shards");
   add_batch_options(*plan_, plan_options_, "Output folder (shared by every shard)");
+  // The whole class is matched to its roster at the plan; each shard grades its part of the
+  // matched class and the merge writes canvas.csv and moodle.csv.
+  add_lms_options(*plan_, plan_options_.options);
   plan_->add_option("--shards", shards_, "How many shards (fewer when fewer submissions)")
       ->check(CLI::PositiveNumber);
 

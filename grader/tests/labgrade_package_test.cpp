@@ -49,12 +49,13 @@ std::map<std::string, unsigned> zip_modes(const fs::path& zip) {
   return modes;
 }
 
-// The folder the setup script builds in (its second argument) and the paths a grading command
-// runs labgrade and the kit from: they must be the same build.
+// The folder the one install script builds the lab in (its --build) and the paths a grading
+// command runs labgrade and the kit from: they must be the same build.
 std::string setup_build(const std::string& setup) {
   std::smatch found;
-  EXPECT_TRUE(std::regex_search(setup, found, std::regex(R"(setup-grader\.sh" lab6 (\S+))")) ||
-              std::regex_search(setup, found, std::regex(R"(setup-grader\.sh lab6 (\S+))")))
+  EXPECT_TRUE(std::regex_search(
+      setup, found,
+      std::regex(R"(scripts/packaging/install-grader\.sh"? --lab lab6 --build (\S+))")))
       << setup;
   return found.size() > 1 ? found[1].str() : "?";
 }
@@ -75,7 +76,7 @@ TEST(LabgradePackage, GradescopeZipHoldsExecutableScriptsAndTheLabsKitSources) {
     EXPECT_EQ(modes.at("run_autograder"), 0755u);
     for (const char* needed :
          {"project/CMakeLists.txt", "project/scripts/install-deps.sh",
-          "project/scripts/packaging/setup-grader.sh", "project/labs/lab6-tiled-matmul/spec.json",
+          "project/scripts/packaging/install-grader.sh", "project/labs/lab6-tiled-matmul/spec.json",
           "project/solutions/lab6-tiled-matmul/kernel.cu",
           "project/grader/batch/src/build_step.cpp"}) {
       EXPECT_TRUE(modes.contains(needed)) << needed;
@@ -97,20 +98,27 @@ TEST(LabgradePackage, GradescopeScriptsGradeWithTheKitTheSetupBuilds) {
                       "/scripts/packaging/check-results.py unzip lab6.zip x")
                 .exit_code,
             0);
-  const auto setup = read_all(dir / "x/setup.sh");
+  const auto setup = joined(read_all(dir / "x/setup.sh"));
   const auto run = joined(read_all(dir / "x/run_autograder"));
+  // Both stand /autograder (Gradescope's) for $root, which a test may move elsewhere.
+  const std::string root = "root=${LABGRADE_AUTOGRADER_ROOT:-/autograder}";
+  EXPECT_NE(setup.find(root), std::string::npos) << setup;
+  EXPECT_NE(run.find(root), std::string::npos) << run;
+  EXPECT_NE(setup.find("--root-only \"$@\""), std::string::npos)
+      << "setup.sh hands its arguments (--backend) to the install script: " << setup;
   const std::string build = setup_build(setup);
-  EXPECT_NE(run.find(build +
-                     "/grader/labgrade autograder gradescope lab6 /autograder/submission "
-                     "/autograder/results/results.json --kit " +
-                     build + "/grading-kit/lab6"),
+  EXPECT_EQ(build, "\"$root/labgrade\"");
+  EXPECT_NE(run.find("\"$root/labgrade/grader/labgrade\" autograder gradescope lab6 "
+                     "\"$root/submission\" \"$root/results/results.json\" --kit "
+                     "\"$root/labgrade/grading-kit/lab6\""),
             std::string::npos)
       << run;
-  EXPECT_EQ(run.find('@'), std::string::npos) << "a placeholder left: " << run;
-  EXPECT_EQ(setup.find('@'), std::string::npos) << setup;
+  const std::regex placeholder("@[A-Z_]+@");
+  EXPECT_FALSE(std::regex_search(run, placeholder)) << "a placeholder left: " << run;
+  EXPECT_FALSE(std::regex_search(setup, placeholder)) << setup;
   EXPECT_EQ(run_shell("sh -n " + (dir / "x/run_autograder").string()).exit_code, 0);
   EXPECT_EQ(run_shell("sh -n " + (dir / "x/setup.sh").string()).exit_code, 0);
-  EXPECT_EQ(run_shell("sh -n " + (dir / "x/project/scripts/packaging/setup-grader.sh").string())
+  EXPECT_EQ(run_shell("sh -n " + (dir / "x/project/scripts/packaging/install-grader.sh").string())
                 .exit_code,
             0);
 }
@@ -164,8 +172,9 @@ TEST(LabgradePackage, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(read_all(dir / "keep.txt"), "someone's file");
 }
 
-// A kit that loads (kit.json, its libraries, a spec) but would build nothing.
-fs::path fake_kit(const fs::path& dir) {
+// A kit that loads (kit.json, its libraries, a spec) but would build nothing; `emulation_kit`:
+// the kit.json field of a GPU kit built beside an emulation build's kits.
+fs::path fake_kit(const fs::path& dir, const std::string& emulation_kit = "") {
   fs::create_directories(dir / "lib");
   for (const char* library : {"libharness.a", "libharness_core.a", "liblabs_contract.a"}) {
     write_file(dir / "lib" / library, "");
@@ -182,9 +191,27 @@ fs::path fake_kit(const fs::path& dir) {
                                               {"cxx", "/bin/false"},
                                               {"compile", nlohmann::json::array()},
                                               {"link", nlohmann::json::array()},
-                                              {"read_only", nlohmann::json::array()}}
+                                              {"read_only", nlohmann::json::array()},
+                                              {"emulation_kit", emulation_kit}}
                                    .dump());
   return dir;
+}
+
+// The emulated pass compiles kernel.cu with its own kit's compiler, which compile-as-nobody does
+// not wrap: without bubblewrap it is off, said in the log, and its kit is never opened (here it
+// does not exist, which would stop the batch).
+TEST(LabgradeAutograder, WithoutBubblewrapTheEmulatedPassIsOff) {
+  const auto dir = scratch("autograder-no-emulated-pass");
+  const auto kit = fake_kit(dir / "kit", (dir / "no-emulation-kit" / "lab1").string());
+  fs::create_directories(dir / "submission");
+  write_file(dir / "submission" / "kernel.cu", "// a kernel\n");
+  const auto r =
+      run_shell("LABGRADE_BWRAP=/nonexistent/bwrap " + kLabgrade + " autograder gradescope lab1 " +
+                (dir / "submission").string() + " " + (dir / "results.json").string() + " --kit " +
+                kit.string() + " --work " + (dir / "work").string() + " --sandbox auto");
+  EXPECT_NE(r.output.find("no emulated pass without bubblewrap"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("no-emulation-kit"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "results.json")) << r.output;
 }
 
 // Where bubblewrap cannot start and the package says --sandbox required, the student is told the

@@ -12,6 +12,13 @@ test's results against a labgrade batch of the same class (scripts/packaging/tes
                                                    must_not_print line in what the grader kept
                                                    (REPORT/students/LABEL/, REPORT/logs/LABEL.log)
                                                    and no file in REPORT/escaped.txt
+    check-results.py expected gradescope RESULTS EXPECTED [--gpu]
+                                                   every RESULTS/NAME.json well-formed, with the
+                                                   status and a score in the range EXPECTED (the
+                                                   class's expected.json) gives NAME; checks that
+                                                   did not judge (speed under the emulation) widen
+                                                   the range by their points, and with --gpu there
+                                                   must be none (scripts/packaging/gpu-setup-check.sh)
     check-results.py unzip ZIP FOLDER              extracts keeping the files' modes, as unzip does
 
 [1] https://gradescope-autograders.readthedocs.io/en/latest/specs/ ("Output format", "Controlling
@@ -257,6 +264,44 @@ def compare(platform, report, batch, expected_file=None):
     return 1 if failures or not rows else 0
 
 
+def against_expected(platform, results_dir, expected_file, gpu=False):
+    """Each results file against the class's expected.json (status, points range); prints a
+    table and returns 1 when anything differs."""
+    expected = json.loads(pathlib.Path(expected_file).read_text())["submissions"]
+    failures, rows = 0, []
+    for path in sorted(pathlib.Path(results_dir).glob("*.json")):
+        name = path.stem
+        results, problems = check_file(platform, path)
+        entry = expected.get(name)
+        verdict, score, status = "ok", "-", "-"
+        if problems:
+            verdict = "FORMAT: " + "; ".join(problems[:3])
+        elif entry is None:
+            verdict = "NOT IN expected.json"
+        else:
+            status, score = platform_score(platform, results, 100)
+            tests = results.get("tests", [])
+            unjudged = sum(t.get("max_score", 0) for t in tests
+                           if "status" not in t and "bonus" not in t.get("tags", []))
+            # A check that did not judge earns 0 here, where a GPU gives it 0 to its points.
+            total = sum(t.get("max_score", 0) for t in tests if "bonus" not in t.get("tags", []))
+            low = max(0, entry["min_points"] - unjudged)
+            high = min(entry["max_points"], max(0, total - unjudged))
+            if status != entry["status"]:
+                verdict = f"MISMATCH: {status}, expected {entry['status']}"
+            elif not low - 1e-6 <= score <= high + 1e-6:
+                verdict = f"MISMATCH: {score} points, expected {low} to {high}"
+            elif gpu and unjudged:
+                verdict = f"NOT MEASURED: {unjudged} points of checks that did not judge on a GPU"
+        failures += verdict != "ok"
+        rows.append((name, score, status, verdict))
+    print(f"{'submission':32} {'score':>6} {'status':16} check")
+    for name, score, status, verdict in rows:
+        print(f"{name[:32]:32} {str(score):>6} {status:16} {verdict}")
+    print(f"{len(rows)} results, {failures} not ok")
+    return 1 if failures or not rows else 0
+
+
 def unzip(archive, folder):
     with zipfile.ZipFile(archive) as z:
         for info in z.infolist():
@@ -275,6 +320,9 @@ def main(argv):
         return 1 if problems else 0
     if len(argv) in (5, 6) and argv[1] == "compare":
         return compare(*argv[2:])
+    if len(argv) in (5, 6) and argv[1] == "expected" and argv[2] == "gradescope" and (
+            len(argv) == 5 or argv[5] == "--gpu"):
+        return against_expected(argv[2], argv[3], argv[4], gpu=len(argv) == 6)
     if len(argv) == 4 and argv[1] == "unzip":
         return unzip(argv[2], argv[3])
     print(__doc__, file=sys.stderr)

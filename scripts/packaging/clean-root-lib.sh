@@ -65,9 +65,33 @@ memory_parent() {
 # machine has one (its peak, page cache included, and its OOM count in report/LABEL.mem). With
 # --limits also capped at 768 MB and half a CPU, Gradescope's defaults (--cpus: another share).
 measured() {
-  local label=$1 dir=$2
+  local label=$1 dir=$2 out=$scratch/measure
   shift 2
-  local groups=() mem="" cpu="" parent status=0 out=$scratch/measure
+  rm -rf "$out"
+  mkdir -p "$out"
+  cp /usr/bin/time "$out/time"
+  root_binds=(--bind "$out" /labgrade-measure "${work_binds[@]}")
+  in_root "$dir" /labgrade-measure/time -v -o /labgrade-measure/time.txt "$@"
+  root_binds=()
+  in_groups "$label" "$out/time.txt" "${root_cmd[@]}"
+}
+
+# measured_here LABEL COMMAND...: COMMAND run on this machine (the replay of a Dockerfile, whose
+# RUN steps enter the root themselves), measured as measured's.
+measured_here() {
+  local label=$1 out=$scratch/measure
+  shift
+  rm -rf "$out"
+  mkdir -p "$out"
+  in_groups "$label" "$out/time.txt" /usr/bin/time -v -o "$out/time.txt" "$@"
+}
+
+# in_groups LABEL TIME_FILE COMMAND...: COMMAND in the cgroups above; the time file it writes and
+# the cgroup's peak kept as report/LABEL.time and report/LABEL.mem.
+in_groups() {
+  local label=$1 time_file=$2
+  shift 2
+  local groups=() mem="" cpu="" parent status=0
   parent=$(memory_parent || true)
   if [ -n "$parent" ]; then
     mem=$parent/labgrade-test-$$-$label
@@ -82,16 +106,9 @@ measured() {
     awk -v cpus="$cpus" 'BEGIN { printf "%d\n", cpus * 100000 }' > "$cpu/cpu.cfs_quota_us"
     groups+=("$cpu/cgroup.procs")
   fi
-  rm -rf "$out"
-  mkdir -p "$out"
-  cp /usr/bin/time "$out/time"
-  root_binds=(--bind "$out" /labgrade-measure "${work_binds[@]}")
-  in_root "$dir" /labgrade-measure/time -v -o /labgrade-measure/time.txt "$@"
-  root_binds=()
   GROUPS_TO_JOIN="${groups[*]}" \
-    sh -c 'for g in $GROUPS_TO_JOIN; do echo $$ > "$g"; done; exec "$@"' sh "${root_cmd[@]}" ||
-    status=$?
-  cp "$out/time.txt" "$report/$label.time" 2>/dev/null || echo "no time report" > "$report/$label.time"
+    sh -c 'for g in $GROUPS_TO_JOIN; do echo $$ > "$g"; done; exec "$@"' sh "$@" || status=$?
+  cp "$time_file" "$report/$label.time" 2>/dev/null || echo "no time report" > "$report/$label.time"
   if [ -n "$mem" ]; then
     echo "peak_bytes $(cat "$mem/memory.max_usage_in_bytes") oom_events $(cat "$mem/memory.failcnt")" \
       > "$report/$label.mem"
@@ -122,29 +139,16 @@ install_gradescope_package() {
   keep_setup_measures
 }
 
-# PrairieLearn: the package's Dockerfile followed step by step (FROM is the minbase root; COPY
-# copies from the build context; RUN runs in the root; the first RUN is the setup).
+# PrairieLearn: the package's Dockerfile replayed in the root by containers/replay_dockerfile.py
+# (the project's one replay: FROM is the minbase root; COPY copies from the build context; each RUN
+# runs in the root as root, the first being the setup), measured as one step.
 install_prairielearn_package() {
-  local context=$scratch/package runs=0 kind rest
+  local context=$scratch/package
   "$labgrade" package prairielearn "$lab" "$context" > "$report/logs/package.log"
   echo "== the Dockerfile's steps in the root (log: $report/logs/setup.log)"
-  while read -r kind rest; do
-    case $kind in
-      FROM) echo "FROM $rest: the Debian 12 minbase root stands for it" >> "$report/logs/setup.log" ;;
-      COPY)
-        set -- $rest
-        mkdir -p "$root$(dirname "$2")"
-        cp -a "$context/$1" "$root$2" ;;
-      RUN)
-        runs=$((runs + 1))
-        local label=setup
-        [ $runs -gt 1 ] && label=setup-$runs
-        measured "$label" / sh -c "$rest" >> "$report/logs/setup.log" 2>&1 ||
-          { tail -30 "$report/logs/setup.log"; exit 1; } ;;
-      '' | '#'*) ;;
-      *) echo "test-in-clean-root.sh: Dockerfile step $kind is not followed here" >&2; exit 2 ;;
-    esac
-  done < "$context/Dockerfile"
+  measured_here setup python3 "$repo/containers/replay_dockerfile.py" build \
+    "$context/Dockerfile" "$context" "$root" > "$report/logs/setup.log" 2>&1 ||
+    { tail -30 "$report/logs/setup.log"; exit 1; }
   keep_setup_measures
 }
 

@@ -240,11 +240,13 @@ std::optional<std::vector<intake::Submission>> collect_submissions(const BatchSt
     std::fprintf(stderr, "labgrade batch: %s\n", error.what());
     return std::nullopt;
   }
-  if (batch.options.select) select_submissions(batch.options, submissions);
+  // Matched first: a shard selects from the class its plan matched (its run says nothing more
+  // of the matching: the plan did).
   if (batch.lms) {
     match_roster(*batch.lms, submissions, batch.kit.optional_sources, batch.kit.spec,
-                 batch.options.out);
+                 batch.options.out, batch.options.outcomes_dir.empty());
   }
+  if (batch.options.select) select_submissions(batch.options, submissions);
   return submissions;
 }
 

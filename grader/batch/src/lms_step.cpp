@@ -80,11 +80,12 @@ std::shared_ptr<LmsState> load_lms(const BatchOptions& options, const contract::
 
 void match_roster(LmsState& state, std::vector<intake::Submission>& submissions,
                   const std::vector<std::string>& optional_sources, const contract::LabSpec& spec,
-                  const fs::path& out) {
+                  const fs::path& out, bool say) {
   state.match = lms::match_class(std::move(submissions), state.roster, optional_sources);
   submissions = std::move(state.match.to_grade);
   state.match.to_grade.clear();
   plan_exports(state, spec);
+  if (!say) return;
   std::string notes;
   for (const std::string& note : state.export_notes) notes += note + "\n";
   const std::string problems = lms::match_report(state.roster, state.match, false);
@@ -128,6 +129,44 @@ void write_lms_files(const LmsState& state, const fs::path& out, const contract:
     write_whole_file(out / "canvas.csv", exports::canvas_csv(spec, students, *state.canvas));
   if (state.moodle)
     write_whole_file(out / "moodle.csv", exports::moodle_csv(spec, students, *state.moodle));
+}
+
+nlohmann::json lms_plan_json(const LmsState& state, const BatchOptions& options) {
+  nlohmann::json plan{{"roster", fs::absolute(options.roster).string()},
+                      {"assignment", options.lms_assignment}};
+  if (state.canvas) {
+    plan["canvas"] = {{"column", state.canvas->column}};
+    if (state.canvas->points_possible) plan["canvas"]["points"] = *state.canvas->points_possible;
+  }
+  if (state.moodle) {
+    plan["moodle"] = nlohmann::json::object();
+    if (state.moodle->maximum_grade) plan["moodle"]["maximum"] = *state.moodle->maximum_grade;
+  }
+  return plan;
+}
+
+void apply_lms_plan(const nlohmann::json& plan, BatchOptions& options) {
+  if (plan.is_null()) return;
+  options.roster = plan.at("roster").get<std::string>();
+  options.lms_assignment = plan.at("assignment").get<std::string>();
+}
+
+void write_lms_files(const nlohmann::json& plan, const fs::path& out, const contract::LabSpec& spec,
+                     const std::vector<exports::StudentOutcome>& students) {
+  if (plan.is_null()) return;
+  const auto number = [](const nlohmann::json& object, const char* key) {
+    return object.contains(key) ? std::optional<double>(object.at(key).get<double>())
+                                : std::nullopt;
+  };
+  if (plan.contains("canvas")) {
+    const exports::CanvasTarget target{plan["canvas"].at("column").get<std::string>(),
+                                       number(plan["canvas"], "points")};
+    write_whole_file(out / "canvas.csv", exports::canvas_csv(spec, students, target));
+  }
+  if (plan.contains("moodle")) {
+    const exports::MoodleTarget target{number(plan["moodle"], "maximum")};
+    write_whole_file(out / "moodle.csv", exports::moodle_csv(spec, students, target));
+  }
 }
 
 }  // namespace batch

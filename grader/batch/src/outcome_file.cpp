@@ -13,6 +13,32 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// Who the student is to the LMS (labgrade shard plan --roster), for the merge's canvas.csv and
+// moodle.csv.
+json lms_json(const exports::LmsIdentity& who) {
+  return {{"name", who.name},
+          {"canvas_user_id", who.canvas_user_id},
+          {"sis_user_id", who.sis_user_id},
+          {"sis_login_id", who.sis_login_id},
+          {"section", who.section},
+          {"moodle_identifier", who.moodle_identifier},
+          {"email", who.email},
+          {"moodle_grade_modified", who.moodle_grade_modified}};
+}
+
+exports::LmsIdentity lms_identity_of(const json& entry) {
+  exports::LmsIdentity who;
+  who.name = entry.at("name").get<std::string>();
+  who.canvas_user_id = entry.at("canvas_user_id").get<std::string>();
+  who.sis_user_id = entry.at("sis_user_id").get<std::string>();
+  who.sis_login_id = entry.at("sis_login_id").get<std::string>();
+  who.section = entry.at("section").get<std::string>();
+  who.moodle_identifier = entry.at("moodle_identifier").get<std::string>();
+  who.email = entry.at("email").get<std::string>();
+  who.moodle_grade_modified = entry.at("moodle_grade_modified").get<std::string>();
+  return who;
+}
+
 }  // namespace
 
 void write_outcome_file(const fs::path& dir, const std::string& slug,
@@ -37,6 +63,7 @@ void write_outcome_file(const fs::path& dir, const std::string& slug,
     }
     entry["problems"] = outcome.grade->problems;
   }
+  if (outcome.lms) entry["lms"] = lms_json(*outcome.lms);
   fs::create_directories(dir);
   common::write_file_atomically(dir / (slug + ".json"),
                                 entry.dump(1, ' ', false, json::error_handler_t::replace));
@@ -56,6 +83,7 @@ std::optional<exports::StudentOutcome> read_outcome_file(const fs::path& dir,
     // Absent from the files of a labgrade before the autograder packages.
     outcome.build_output = entry.value("build_output", std::string());
     outcome.report_path = entry.at("report_path").get<std::string>();
+    if (entry.contains("lms")) outcome.lms = lms_identity_of(entry.at("lms"));
     if (entry.at("graded").get<bool>()) {
       std::vector<contract::CheckRecord> records;
       for (const auto& one : entry.at("records")) {

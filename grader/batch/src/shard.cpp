@@ -19,6 +19,7 @@
 #include "batch/submission_digest.hpp"
 #include "contract/record.hpp"
 #include "intake/intake.hpp"
+#include "lms_step.hpp"
 
 namespace batch {
 namespace {
@@ -93,11 +94,15 @@ int plan_shards(const BatchOptions& options, int shards) {
     // Earlier shard results belong to an earlier plan (another seed, other submissions).
     fs::remove_all(options.out / "shards");
     const fs::path unpack = options.out / "shards" / ".plan-unpacked";
+    // The roster is read before anything runs, as a batch reads it (one line when it cannot be
+    // used), and the whole class matched here: the report is the plan's, each shard matches again.
+    const auto lms = load_lms(options, kit.spec);
     // Slugs are unique within the whole class, so each shard collects the whole folder too and
     // keeps its own: the plan only names them.
-    const auto submissions =
+    auto submissions =
         intake::collect(options.submissions, {kit.lab, kit.folder, kit.optional_sources}, unpack);
     fs::remove_all(unpack);
+    if (lms) match_roster(*lms, submissions, kit.optional_sources, kit.spec, options.out);
     if (submissions.empty()) {
       throw std::runtime_error("no submissions in " + options.submissions.string());
     }
@@ -112,6 +117,7 @@ int plan_shards(const BatchOptions& options, int shards) {
                         {"seed", options.seed ? *options.seed : fresh_secret_seed()},
                         {"planned_at", contract::utc_timestamp()},
                         {"options", grading_options_json(options)},
+                        {"lms", lms ? lms_plan_json(*lms, options) : json()},
                         {"shards", count},
                         {"submissions", list}};
     write_manifest(options.out, manifest);
@@ -141,6 +147,7 @@ int run_shard(const fs::path& out, int index, const BatchOptions& node) {
     options.kit_dir = manifest.at("kit").get<std::string>();
     options.out = out;
     apply_grading_options(manifest.at("options"), options);
+    apply_lms_plan(manifest.value("lms", json()), options);
     // Another labgrade or kit could grade differently from the shards already run.
     const Kit kit = load_kit(options.kit_dir);
     if (grader_fingerprint(kit, options.labgrade_executable) !=
@@ -214,6 +221,7 @@ int merge_shards(const fs::path& out) {
   }
   try {
     write_class_files(out, kit.spec, students);
+    write_lms_files(manifest.value("lms", json()), out, kit.spec, students);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade shard merge: %s\n", error.what());
     return command_exit::cannot_start;

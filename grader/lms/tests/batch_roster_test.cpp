@@ -1,7 +1,8 @@
-// labgrade batch --roster end to end, on the CPU and without bubblewrap: a grading kit whose lab
-// program is the batch tests' fake_lab (every check passes) and whose compiler only makes the
-// file it is asked for, so that what is checked is the roster's part: who is graded under which
-// name, the LMS files, the report, and that a batch without --roster is as it always was.
+// labgrade batch --roster (and labgrade shard plan --roster) end to end, on the CPU and without
+// bubblewrap: a grading kit whose lab program is the batch tests' fake_lab (every check passes) and
+// whose compiler only makes the file it is asked for, so that what is checked is the roster's part:
+// who is graded under which name, the LMS files, the report, and that a batch without --roster is
+// as it always was.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -161,6 +162,49 @@ TEST_F(BatchWithRoster, APlainRosterOfCanvasIdsWritesCanvasCsvToo) {
             "Student,ID,SIS User ID,SIS Login ID,Section,Lab 6 (4242)\r\n"
             "John Smith,12345,,jsmith,,20\r\n");
   EXPECT_NE(result.output.find("  Ann Lee (ID 777)"), std::string::npos) << result.output;
+}
+
+// labgrade shard: the plan matches the class to the roster (its report, its one-line errors),
+// each shard grades its part of the matched class, and the merge writes the files one batch
+// writes.
+TEST_F(BatchWithRoster, ShardsWithARosterMergeIntoWhatOneBatchWrites) {
+  const std::string roster = "--roster '" + (dir / "grades.csv").string() + "'";
+  ASSERT_EQ(batch(canvas, roster + " --lms-assignment 4242").exit_code, 0);
+  const fs::path batch_out = dir / "batch-out";
+  fs::rename(out, batch_out);
+  const std::string labgrade = LABGRADE_PATH;
+  const std::string shards = "'" + out.string() + "'";
+  const auto plan = grader_test::run_shell(labgrade + " shard plan lab0 '" + canvas.string() +
+                                           "' " + shards + " --kit '" + (dir / "kit").string() +
+                                           "' --unsandboxed --no-reference --shards 2 " + roster +
+                                           " --lms-assignment 4242");
+  ASSERT_EQ(plan.exit_code, 0) << plan.output;
+  EXPECT_NE(plan.output.find("Canvas user id 99999 is not in the roster"), std::string::npos)
+      << plan.output;
+  EXPECT_EQ(read(out / "roster-report.txt"), read(batch_out / "roster-report.txt"));
+  for (const char* index : {"0", "1"}) {
+    const auto run =
+        grader_test::run_shell(labgrade + " shard run " + shards + " --index " + index + " -j 1");
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_EQ(run.output.find("not in the roster"), std::string::npos)
+        << "a shard says nothing more of the matching: " << run.output;
+  }
+  const auto merge = grader_test::run_shell(labgrade + " shard merge " + shards);
+  ASSERT_EQ(merge.exit_code, 0) << merge.output;
+  for (const char* file : {"canvas.csv", "gradebook.csv"}) {
+    EXPECT_EQ(read(out / file), read(batch_out / file)) << file;
+  }
+  EXPECT_NE(read(out / "canvas.csv").find("\"Smith, John\",12345,S001"), std::string::npos);
+
+  write(dir / "bad.csv", "name,id\nAnn,7\nBob,7\n");
+  const auto bad = grader_test::run_shell(labgrade + " shard plan lab0 '" + canvas.string() + "' " +
+                                          shards + " --kit '" + (dir / "kit").string() +
+                                          "' --roster '" + (dir / "bad.csv").string() + "'");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("labgrade shard plan: " + (dir / "bad.csv").string() +
+                            ":3: id 7 is also on line 2"),
+            std::string::npos)
+      << bad.output;
 }
 
 TEST_F(BatchWithRoster, AMoodleClassGetsTheWorksheetBackWithFeedback) {
