@@ -21,6 +21,8 @@
 
 #include <fmt/format.h>
 
+#include "common/bwrap.hpp"
+#include "common/spawn.hpp"
 #include "launcher/protocol.hpp"
 #include "launcher/wire.hpp"
 #include "launcher_bwrap.hpp"
@@ -33,65 +35,19 @@ constexpr std::size_t kShownOutputBytes = 4000;
 // How long a bubblewrap whose launcher never said hello may take to end by itself.
 constexpr int kBwrapEndMs = 2000;
 
-// What the child is handed besides its command: the socket, the output file, the arena (or -1)
-// and a status pipe's write end (or -1): bubblewrap's (--json-status-fd, as kBwrapStatusFd) or,
-// isolated by hand, the isolation steps' (launcher_isolation.hpp), closed by the exec.
-struct ChildFds {
-  int channel = -1;
-  int output = -1;
-  int arena = -1;
-  int status = -1;
+// A bare environment: nothing of the lab program's (LAB_GRADER_CHANNEL, seeds) reaches it.
+const std::vector<std::string> kLauncherEnvironment{"PATH=/usr/bin:/bin", "LC_ALL=C"};
+
+// The isolation by hand, in the started child before its exec (common::SpawnSpec::before_exec):
+// the steps' pipe is its fd kBwrapStatusFd until the exec closes it.
+struct ByHand {
+  const std::string* launcher;
+  unsigned uid;
 };
 
-// Every descriptor from `first` on closed, but `keep`.
-void close_from_but(unsigned first, int keep) {
-  if (keep >= static_cast<int>(first)) {
-    if (keep > static_cast<int>(first)) {
-      ::syscall(SYS_close_range, first, static_cast<unsigned>(keep - 1), 0);
-    }
-    ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0U, 0);
-  } else {
-    ::syscall(SYS_close_range, first, ~0U, 0);
-  }
-}
-
-// `by_hand`: the uid it becomes when isolated by hand, else nullptr.
-[[noreturn]] void exec_child(const std::vector<std::string>& command, ChildFds fds,
-                             const unsigned* by_hand, bool in_bubblewrap) {
-  // By hand, isolate_by_hand makes a session of its own (its own process group too).
-  if (!by_hand) ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  // Out of the way first (above every target), so that no dup2 below overwrites a source.
-  const auto lift = [](int fd) { return fd < 0 ? fd : ::fcntl(fd, F_DUPFD_CLOEXEC, 100); };
-  const int channel = lift(fds.channel);
-  const int output = lift(fds.output);
-  const int arena = lift(fds.arena);
-  int status = lift(fds.status);
-  const int null_in = ::open("/dev/null", O_RDONLY);
-  ::dup2(null_in, 0);
-  ::dup2(output, 1);
-  ::dup2(output, 2);
-  ::dup2(channel, launcher_protocol::kChannelFd);
-  if (arena >= 0) ::dup2(arena, launcher_protocol::kArenaFd);
-  // bubblewrap's status fd is inherited by bubblewrap (dup2 clears close-on-exec), which closes
-  // it in its child; the isolation's status pipe stays until the exec closes it.
-  if (in_bubblewrap && status >= 0) status = ::dup2(status, kBwrapStatusFd);
-  // Nothing else of the lab program's is inherited: no grader channel, no record files.
-  close_from_but(launcher_protocol::kArenaFd + (arena >= 0 ? 1 : 0), status);
-  const rlimit output_limit{kMaxOutputBytes, kMaxOutputBytes};
-  ::setrlimit(RLIMIT_FSIZE, &output_limit);
-  const rlimit no_core{0, 0};
-  ::setrlimit(RLIMIT_CORE, &no_core);
-  if (by_hand) isolate_by_hand(command.front(), *by_hand, status);
-  std::vector<char*> argv;
-  for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
-  argv.push_back(nullptr);
-  // A bare environment: nothing of the grader's (LAB_GRADER_CHANNEL, seeds) reaches it.
-  char* const envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), const_cast<char*>("LC_ALL=C"),
-                        nullptr};
-  ::execve(argv[0], argv.data(), envp);
-  std::fprintf(stderr, "cannot start the launcher: %s\n", std::strerror(errno));
-  ::_exit(127);
+void isolate_before_exec(void* context) {
+  const auto* by_hand = static_cast<const ByHand*>(context);
+  isolate_by_hand(*by_hand->launcher, by_hand->uid, kBwrapStatusFd);
 }
 
 // A pidfd of `pid` when it is the child of `parent` (the namespace's init, the monitor's child):
@@ -116,7 +72,11 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
     throw std::runtime_error(fmt::format("the launcher program was not built ({})", path));
   }
   std::string why_no_bwrap = "bubblewrap cannot run here";
-  bwrap_ = sandbox == Sandbox::bubblewrap_first ? find_bwrap(why_no_bwrap) : "";
+  if (sandbox == Sandbox::bubblewrap_first) {
+    const common::BwrapFound found = common::find_bwrap();
+    bwrap_ = found.path;
+    if (bwrap_.empty()) why_no_bwrap = found.why_none;
+  }
   in_bubblewrap_ = !bwrap_.empty();
   const std::string why_not_by_hand = in_bubblewrap_ ? "" : why_not_isolated_by_hand();
   const bool by_hand = !in_bubblewrap_ && why_not_by_hand.empty();
@@ -150,18 +110,39 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
   }
   output_ = ::memfd_create("launcher-output", MFD_CLOEXEC);
   if (output_ < 0) throw std::runtime_error("memfd_create failed");
-  pid_ = ::fork();
-  if (pid_ < 0) throw std::runtime_error("fork failed");
-  if (pid_ == 0) {
-    // dup2 clears close-on-exec on the copies the child keeps.
-    exec_child(command, {sockets[1], output_, arena_fd, status[1]}, by_hand ? &uid : nullptr,
-               in_bubblewrap_);
+  const int null_input = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  common::SpawnSpec spec;
+  spec.path = command.front();
+  spec.argv = command;
+  spec.env = kLauncherEnvironment;
+  // Nothing else of the lab program's is inherited: no grader channel, no record files.
+  spec.fds = {
+      {null_input, 0}, {output_, 1}, {output_, 2}, {sockets[1], launcher_protocol::kChannelFd}};
+  if (arena_fd >= 0) spec.fds.push_back({arena_fd, launcher_protocol::kArenaFd});
+  // bubblewrap's status fd is inherited by bubblewrap, which closes it in its child; the
+  // isolation's status pipe stays until the exec closes it.
+  if (status[1] >= 0) spec.fds.push_back({status[1], kBwrapStatusFd, by_hand});
+  spec.file_size_limit = kMaxOutputBytes;
+  // By hand, isolate_by_hand makes a session of its own (its own process group too), which a
+  // process group leader cannot.
+  spec.own_process_group = !by_hand;
+  ByHand by_hand_steps{&absolute, uid};
+  if (by_hand) {
+    spec.before_exec = isolate_before_exec;
+    spec.before_exec_context = &by_hand_steps;
   }
-  // By hand the child makes a session of its own, which a process group leader cannot.
-  if (!by_hand) ::setpgid(pid_, pid_);
-  ::close(sockets[1]);
+  const common::Spawned child = common::spawn(spec);
+  for (int fd : {null_input, sockets[1], status[1]}) {
+    if (fd >= 0) ::close(fd);
+  }
   socket_ = sockets[0];
-  if (status[1] >= 0) ::close(status[1]);
+  if (child.pid < 0 && !in_bubblewrap_) {
+    if (status[0] >= 0) ::close(status[0]);
+    throw std::runtime_error(child.error);
+  }
+  // A bubblewrap that cannot even be exec'd is bubblewrap's own failure (bubblewrap_failed).
+  pid_ = child.pid;
+  bwrap_start_error_ = child.error;
   monitored_ = in_bubblewrap_;
   bwrap_status_ = in_bubblewrap_ ? status[0] : -1;
   if (by_hand) take_isolation_steps(status[0], uid);
@@ -187,6 +168,7 @@ void LauncherProcess::take_isolation_steps(int status, unsigned uid) {
 }
 
 bool LauncherProcess::bubblewrap_failed() {
+  if (in_bubblewrap_ && !bwrap_start_error_.empty()) return true;
   if (!in_bubblewrap_ || bwrap_status_ < 0) return false;
   // bubblewrap's own failure ends it at once with an exit status; one still running, or killed,
   // got as far as the launcher.
@@ -196,7 +178,7 @@ bool LauncherProcess::bubblewrap_failed() {
   char buffer[4096];
   ::fcntl(bwrap_status_, F_SETFL, O_NONBLOCK);
   for (ssize_t n; (n = ::read(bwrap_status_, buffer, sizeof buffer)) > 0;) report.append(buffer, n);
-  if (bwrap_ran_program(report)) return false;
+  if (common::bwrap_ran_program(report)) return false;
   // It said it did not run the launcher; asked once more on a program of its own (a bubblewrap
   // too old to say "exit-code" would say so of every launcher).
   return !bubblewrap_runs_here(bwrap_);
@@ -247,11 +229,10 @@ std::string LauncherProcess::why_gone() {
   const int status = *ended;
   // bubblewrap (and a PID namespace's init) reports the launcher's death by signal N as its own
   // exit status 128 + N.
-  const bool killed =
-      WIFSIGNALED(status) || (monitored_ && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
-                              WEXITSTATUS(status) < 128 + NSIG);
-  if (!killed) return fmt::format("it exited with status {}", WEXITSTATUS(status));
-  const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
+  const int signal = WIFSIGNALED(status) ? WTERMSIG(status)
+                     : monitored_        ? common::decode_bwrap_exit(WEXITSTATUS(status)).signal
+                                         : 0;
+  if (signal == 0) return fmt::format("it exited with status {}", WEXITSTATUS(status));
   if (signal == SIGSEGV) {
     return "it crashed (segmentation fault: host code read memory it does not own, "
            "perhaps a device pointer)";

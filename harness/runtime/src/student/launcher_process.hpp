@@ -57,6 +57,7 @@ class LauncherProcess {
   long long output_read_ = 0;
   bool in_bubblewrap_ = false;
   std::string bwrap_;               // bubblewrap's path, when in it
+  std::string bwrap_start_error_;   // why bubblewrap could not even be started
   int bwrap_status_ = -1;           // the read end of its --json-status-fd
   std::optional<int> wait_status_;  // pid_'s, once reaped
   // Its exit status is a monitor's (bubblewrap's, or the PID namespace's init's): death by
