@@ -50,6 +50,46 @@ void isolate_before_exec(void* context) {
   isolate_by_hand(*by_hand->launcher, by_hand->uid, kBwrapStatusFd);
 }
 
+// The launcher's descriptors in the lab program: /dev/null, the output file, the channel's end,
+// the arena (or -1) and a status pipe's write end (or -1): bubblewrap's (--json-status-fd) or,
+// isolated by hand, the isolation steps' (launcher_isolation.hpp).
+struct ChildFds {
+  int null_input;
+  int output;
+  int channel;
+  int arena;
+  int status;
+};
+
+// What starts the launcher: `command` with a bare environment, its descriptors (0 /dev/null, 1 and
+// 2 the output file, 3 the channel, 4 the arena, 5 the status pipe) and nothing else of the lab
+// program's (no grader channel, no record files), its output capped; `by_hand`, when not null,
+// the isolation steps before the exec.
+common::SpawnSpec launcher_spec(const std::vector<std::string>& command, const ChildFds& fds,
+                                ByHand* by_hand) {
+  common::SpawnSpec spec;
+  spec.path = command.front();
+  spec.argv = command;
+  spec.env = kLauncherEnvironment;
+  spec.fds = {{fds.null_input, 0},
+              {fds.output, 1},
+              {fds.output, 2},
+              {fds.channel, launcher_protocol::kChannelFd}};
+  if (fds.arena >= 0) spec.fds.push_back({fds.arena, launcher_protocol::kArenaFd});
+  // bubblewrap's status fd is inherited by bubblewrap, which closes it in its child; the
+  // isolation's status pipe stays until the exec closes it.
+  if (fds.status >= 0) spec.fds.push_back({fds.status, kBwrapStatusFd, by_hand != nullptr});
+  spec.file_size_limit = kMaxOutputBytes;
+  // By hand, isolate_by_hand makes a session of its own (its own process group too), which a
+  // process group leader cannot.
+  spec.own_process_group = by_hand == nullptr;
+  if (by_hand) {
+    spec.before_exec = isolate_before_exec;
+    spec.before_exec_context = by_hand;
+  }
+  return spec;
+}
+
 // A pidfd of `pid` when it is the child of `parent` (the namespace's init, the monitor's child):
 // checked after opening, so that a pid used again since cannot be mistaken for it.
 int open_namespace_init(pid_t pid, pid_t parent) {
@@ -111,35 +151,21 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
   output_ = ::memfd_create("launcher-output", MFD_CLOEXEC);
   if (output_ < 0) throw std::runtime_error("memfd_create failed");
   const int null_input = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  common::SpawnSpec spec;
-  spec.path = command.front();
-  spec.argv = command;
-  spec.env = kLauncherEnvironment;
-  // Nothing else of the lab program's is inherited: no grader channel, no record files.
-  spec.fds = {
-      {null_input, 0}, {output_, 1}, {output_, 2}, {sockets[1], launcher_protocol::kChannelFd}};
-  if (arena_fd >= 0) spec.fds.push_back({arena_fd, launcher_protocol::kArenaFd});
-  // bubblewrap's status fd is inherited by bubblewrap, which closes it in its child; the
-  // isolation's status pipe stays until the exec closes it.
-  if (status[1] >= 0) spec.fds.push_back({status[1], kBwrapStatusFd, by_hand});
-  spec.file_size_limit = kMaxOutputBytes;
-  // By hand, isolate_by_hand makes a session of its own (its own process group too), which a
-  // process group leader cannot.
-  spec.own_process_group = !by_hand;
   ByHand by_hand_steps{&absolute, uid};
-  if (by_hand) {
-    spec.before_exec = isolate_before_exec;
-    spec.before_exec_context = &by_hand_steps;
-  }
+  const common::SpawnSpec spec =
+      launcher_spec(command, {null_input, output_, sockets[1], arena_fd, status[1]},
+                    by_hand ? &by_hand_steps : nullptr);
   const common::Spawned child = common::spawn(spec);
   for (int fd : {null_input, sockets[1], status[1]}) {
     if (fd >= 0) ::close(fd);
   }
-  socket_ = sockets[0];
   if (child.pid < 0 && !in_bubblewrap_) {
-    if (status[0] >= 0) ::close(status[0]);
+    for (int fd : {sockets[0], status[0], output_}) {
+      if (fd >= 0) ::close(fd);
+    }
     throw std::runtime_error(child.error);
   }
+  socket_ = sockets[0];
   // A bubblewrap that cannot even be exec'd is bubblewrap's own failure (bubblewrap_failed).
   pid_ = child.pid;
   bwrap_start_error_ = child.error;
