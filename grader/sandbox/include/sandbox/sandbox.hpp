@@ -24,7 +24,8 @@
 //
 // bubblewrap is found by the rule the lab program's launcher also follows (common/bwrap.hpp): the
 // environment variable LABGRADE_BWRAP (a path) when set, else `bwrap` in PATH, else
-// /usr/bin/bwrap, /usr/local/bin/bwrap or /bin/bwrap. LABGRADE_CGROUP may name a cgroup v2 folder under which the per-run groups are made.
+// /usr/bin/bwrap, /usr/local/bin/bwrap or /bin/bwrap. LABGRADE_CGROUP may name a cgroup v2 folder
+// under which the per-run groups are made.
 //
 // Not contained: disk space in the writable binds (only the size of each file is capped), CPU
 // share between parallel sandboxes, GPU memory and GPU time.
