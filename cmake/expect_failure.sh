@@ -43,18 +43,25 @@ if [ "$EXPECT_ISOLATION" = "by-hand" ] && [ "$(id -u)" -ne 0 ]; then
   exit 77
 fi
 . "$(dirname "$0")/ctest_gpu.sh"
-# The bubblewrap the lab program would use (launcher_bwrap.cpp: find_bwrap), printed when it runs
-# here with the launcher's options (bwrap_command) around its own --version; nothing otherwise.
+# The bubblewrap the lab program would use, by the rule of common/bwrap.hpp (find_bwrap):
+# LABGRADE_BWRAP when set (naming no program: none), else bwrap in PATH, else /usr/bin/bwrap,
+# /usr/local/bin/bwrap, /bin/bwrap; printed when it runs here with the launcher's options
+# (launcher_bwrap.cpp: bwrap_command) around its own --version; nothing otherwise.
 bubblewrap_runs_here() {
   bwrap=${LABGRADE_BWRAP:-}
   if [ -z "$bwrap" ]; then
+    bwrap=$(command -v bwrap 2> /dev/null || true)
+    case "$bwrap" in /*) ;; *) bwrap="" ;; esac
+    [ -n "$bwrap" ] && [ -f "$bwrap" ] && [ -x "$bwrap" ] || bwrap=""
+  fi
+  if [ -z "$bwrap" ]; then
     for bwrap in /usr/bin/bwrap /usr/local/bin/bwrap /bin/bwrap ""; do
-      [ -x "$bwrap" ] && break
+      [ -f "$bwrap" ] && [ -x "$bwrap" ] && break
     done
   fi
-  [ -n "$bwrap" ] && [ -x "$bwrap" ] || return 0
+  [ -n "$bwrap" ] && [ -f "$bwrap" ] && [ -x "$bwrap" ] || return 0
   "$bwrap" --unshare-all --unshare-user --uid 65534 --gid 65534 --die-with-parent --new-session \
-    --cap-drop ALL --ro-bind / / --dev /dev --proc /proc --chdir / --json-status-fd 3 \
+    --json-status-fd 3 --cap-drop ALL --ro-bind / / --proc /proc --dev /dev --chdir / \
     -- "$bwrap" --version 3> /dev/null > /dev/null 2>&1 && echo "$bwrap"
 }
 fresh_results_folder "$results"

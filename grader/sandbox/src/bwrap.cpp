@@ -1,7 +1,6 @@
 #include "bwrap.hpp"
 
 #include <algorithm>
-#include <csignal>
 #include <set>
 
 namespace sandbox {
@@ -49,21 +48,13 @@ void add_binds(std::vector<std::string>& args, const Policy& policy, const HostL
 std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& policy,
                                        const HostLayout& host,
                                        const std::vector<std::string>& argv) {
-  std::vector<std::string> args{launch.bwrap};
+  const bool root = launch.uid || launch.root_without_caps;
+  std::vector<std::string> args = common::bwrap_start(
+      {launch.bwrap, root ? common::BwrapNamespaces::all_but_user : common::BwrapNamespaces::all,
+       std::nullopt, launch.status_fd});
   const auto add = [&args](std::initializer_list<std::string> more) {
     args.insert(args.end(), more.begin(), more.end());
   };
-  if (launch.uid || launch.root_without_caps) {
-    // --unshare-all would make a user namespace in which uid 0 maps to root outside, and setpriv
-    // could not switch to our uid in it; root needs no user namespace to set up the mounts.
-    add({"--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
-         "--unshare-cgroup-try"});
-  } else {
-    add({"--unshare-all"});
-  }
-  // The sandbox dies with the grader; a new session keeps it off the grader's terminal.
-  add({"--die-with-parent", "--new-session"});
-  if (launch.status_fd >= 0) add({"--json-status-fd", std::to_string(launch.status_fd)});
 
   for (const auto& dir : host.system) {
     if (dir.symlink_target.empty()) {
@@ -73,7 +64,8 @@ std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& 
     }
   }
   for (const auto& entry : host.etc) add({"--ro-bind", entry, entry});
-  add({"--ro-bind", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev"});
+  add({"--ro-bind", "/sys", "/sys"});
+  common::add_own_proc_and_dev(args);
   // After --dev, which would hide them.
   if (policy.gpu) {
     for (const auto& node : host.gpu_nodes) add({"--dev-bind", node, node});
@@ -87,23 +79,20 @@ std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& 
     // Only what setpriv needs to switch uid and drop the rest; it leaves none of them.
     add({"--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"});
   }
-  add({"--"});
+  std::vector<std::string> program;
   if (launch.uid) {
     const std::string id = std::to_string(*launch.uid);
-    add({launch.setpriv, "--reuid=" + id, "--regid=" + id, "--clear-groups", "--inh-caps=-all",
-         "--bounding-set=-all", "--"});
+    program = {launch.setpriv,
+               "--reuid=" + id,
+               "--regid=" + id,
+               "--clear-groups",
+               "--inh-caps=-all",
+               "--bounding-set=-all",
+               "--"};
   }
-  args.insert(args.end(), argv.begin(), argv.end());
+  program.insert(program.end(), argv.begin(), argv.end());
+  common::finish_bwrap_command(args, program);
   return args;
-}
-
-bool bwrap_started(std::string_view status_json) {
-  return status_json.find("\"child-pid\"") != std::string_view::npos;
-}
-
-ExitMeaning decode_bwrap_exit(int code) {
-  if (code > 128 && code < 128 + NSIG) return {-1, code - 128};
-  return {code, 0};
 }
 
 }  // namespace sandbox

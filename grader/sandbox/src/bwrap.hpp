@@ -7,14 +7,15 @@
 #include <string_view>
 #include <vector>
 
+#include "common/bwrap.hpp"
 #include "host_layout.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace sandbox {
 
 struct BwrapLaunch {
-  std::string bwrap;    // the bwrap executable
-  int status_fd = -1;   // --json-status-fd (in the bwrap process), -1 for none
+  std::string bwrap;   // the bwrap executable
+  int status_fd = -1;  // --json-status-fd (in the bwrap process), -1 for none
   // When the grader is root: the program runs as this uid and gid, switched to by setpriv inside
   // the sandbox (bubblewrap, as root, makes no user namespace then).
   std::optional<unsigned> uid;
@@ -23,21 +24,15 @@ struct BwrapLaunch {
   bool root_without_caps = false;
 };
 
-// The whole command, bwrap first, the program's argv last.
+// The whole command, bwrap first (its start shared with the launcher's: common/bwrap.hpp), the
+// program's argv last.
 std::vector<std::string> bwrap_command(const BwrapLaunch& launch, const Policy& policy,
                                        const HostLayout& host,
                                        const std::vector<std::string>& argv);
 
-// Whether bubblewrap got as far as starting the program (its "child-pid" status document); when
-// it did not, a non-zero exit is bubblewrap's own failure.
-bool bwrap_started(std::string_view status_json);
-
-// bubblewrap exits with 128 + n when the program was killed by signal n (as shells do); a program
-// that exits with such a code on purpose reads the same.
-struct ExitMeaning {
-  int exit_code = -1;
-  int signal = 0;
-};
-ExitMeaning decode_bwrap_exit(int code);
+// What bubblewrap's status and exit status say (common/bwrap.hpp).
+using common::bwrap_started;
+using common::decode_bwrap_exit;
+using common::ExitMeaning;
 
 }  // namespace sandbox

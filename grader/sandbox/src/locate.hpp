@@ -11,8 +11,8 @@ struct Located {
   std::string why_not;  // when not found
 };
 
-// LABGRADE_BWRAP when set (a carried binary on a machine without the package), else `bwrap` in
-// the grader's PATH, else /usr/bin/bwrap.
+// bubblewrap by the one rule of common/bwrap.hpp (LABGRADE_BWRAP, PATH, the usual paths), the
+// lab program's launcher's too; when there is none, what to do about it.
 Located locate_bwrap();
 
 // setpriv (util-linux), from a system folder, which the sandbox also shows.

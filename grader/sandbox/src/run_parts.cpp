@@ -13,7 +13,6 @@
 #include <utility>
 
 #include "environment.hpp"
-#include "path_search.hpp"
 #include "unique_fd.hpp"
 
 namespace sandbox {
@@ -147,8 +146,9 @@ std::vector<std::string> process_environment(const Policy& policy) {
 
 void start_program_itself(const Policy& policy, const std::vector<std::string>& argv,
                           SpawnSpec& spec) {
-  spec.path =
-      argv[0].find('/') != std::string::npos ? argv[0] : find_in_path(argv[0], path_of(spec.env));
+  spec.path = argv[0].find('/') != std::string::npos
+                  ? argv[0]
+                  : common::find_in_path(argv[0], path_of(spec.env));
   if (spec.path.empty()) throw SetupError(argv[0] + " was not found in PATH");
   spec.argv = argv;
   spec.workdir = visible_path(policy, policy.workdir).string();

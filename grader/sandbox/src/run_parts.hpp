@@ -9,17 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "common/bwrap.hpp"
+#include "common/spawn.hpp"
 #include "sandbox/core.hpp"
-#include "spawn.hpp"
 #include "supervise.hpp"
 
 namespace sandbox {
+
+// Started by common::spawn (common/spawn.hpp), as the lab program starts its launcher.
+using common::spawn;
+using common::Spawned;
+using common::SpawnSpec;
 
 // The child's fds: 0 /dev/null, 1 and 2 the output pipe, 3 the input, 4 the line channel; 5 is
 // bubblewrap's status (bubblewrap does not pass it on to the program); 6 the shared memory file.
 constexpr int kInputFd = 3;
 constexpr int kLinesFd = 4;
-constexpr int kBwrapStatusFd = 5;
+constexpr int kBwrapStatusFd = common::kBwrapStatusFd;
 constexpr int kSharedMemoryFd = 6;
 
 // Why the sandbox could not be set up; the message is the output of the failed run.

@@ -22,8 +22,10 @@
 // run, and the read-only binds must be readable by others (mode o+r, o+x for folders), or the run
 // does not start.
 //
-// bubblewrap is found through the environment variable LABGRADE_BWRAP (a path), else as `bwrap` in
-// PATH. LABGRADE_CGROUP may name a cgroup v2 folder under which the per-run groups are made.
+// bubblewrap is found by the rule the lab program's launcher also follows (common/bwrap.hpp): the
+// environment variable LABGRADE_BWRAP (a path) when set, else `bwrap` in PATH, else
+// /usr/bin/bwrap, /usr/local/bin/bwrap or /bin/bwrap. LABGRADE_CGROUP may name a cgroup v2 folder
+// under which the per-run groups are made.
 //
 // Not contained: disk space in the writable binds (only the size of each file is capped), CPU
 // share between parallel sandboxes, GPU memory and GPU time.

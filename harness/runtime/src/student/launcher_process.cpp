@@ -21,6 +21,8 @@
 
 #include <fmt/format.h>
 
+#include "common/bwrap.hpp"
+#include "common/spawn.hpp"
 #include "launcher/protocol.hpp"
 #include "launcher/wire.hpp"
 #include "launcher_bwrap.hpp"
@@ -33,65 +35,59 @@ constexpr std::size_t kShownOutputBytes = 4000;
 // How long a bubblewrap whose launcher never said hello may take to end by itself.
 constexpr int kBwrapEndMs = 2000;
 
-// What the child is handed besides its command: the socket, the output file, the arena (or -1)
-// and a status pipe's write end (or -1): bubblewrap's (--json-status-fd, as kBwrapStatusFd) or,
-// isolated by hand, the isolation steps' (launcher_isolation.hpp), closed by the exec.
-struct ChildFds {
-  int channel = -1;
-  int output = -1;
-  int arena = -1;
-  int status = -1;
+// A bare environment: nothing of the lab program's (LAB_GRADER_CHANNEL, seeds) reaches it.
+const std::vector<std::string> kLauncherEnvironment{"PATH=/usr/bin:/bin", "LC_ALL=C"};
+
+// The isolation by hand, in the started child before its exec (common::SpawnSpec::before_exec):
+// the steps' pipe is its fd kBwrapStatusFd until the exec closes it.
+struct ByHand {
+  const std::string* launcher;
+  unsigned uid;
 };
 
-// Every descriptor from `first` on closed, but `keep`.
-void close_from_but(unsigned first, int keep) {
-  if (keep >= static_cast<int>(first)) {
-    if (keep > static_cast<int>(first)) {
-      ::syscall(SYS_close_range, first, static_cast<unsigned>(keep - 1), 0);
-    }
-    ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0U, 0);
-  } else {
-    ::syscall(SYS_close_range, first, ~0U, 0);
-  }
+void isolate_before_exec(void* context) {
+  const auto* by_hand = static_cast<const ByHand*>(context);
+  isolate_by_hand(*by_hand->launcher, by_hand->uid, kBwrapStatusFd);
 }
 
-// `by_hand`: the uid it becomes when isolated by hand, else nullptr.
-[[noreturn]] void exec_child(const std::vector<std::string>& command, ChildFds fds,
-                             const unsigned* by_hand, bool in_bubblewrap) {
-  // By hand, isolate_by_hand makes a session of its own (its own process group too).
-  if (!by_hand) ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  // Out of the way first (above every target), so that no dup2 below overwrites a source.
-  const auto lift = [](int fd) { return fd < 0 ? fd : ::fcntl(fd, F_DUPFD_CLOEXEC, 100); };
-  const int channel = lift(fds.channel);
-  const int output = lift(fds.output);
-  const int arena = lift(fds.arena);
-  int status = lift(fds.status);
-  const int null_in = ::open("/dev/null", O_RDONLY);
-  ::dup2(null_in, 0);
-  ::dup2(output, 1);
-  ::dup2(output, 2);
-  ::dup2(channel, launcher_protocol::kChannelFd);
-  if (arena >= 0) ::dup2(arena, launcher_protocol::kArenaFd);
-  // bubblewrap's status fd is inherited by bubblewrap (dup2 clears close-on-exec), which closes
-  // it in its child; the isolation's status pipe stays until the exec closes it.
-  if (in_bubblewrap && status >= 0) status = ::dup2(status, kBwrapStatusFd);
-  // Nothing else of the lab program's is inherited: no grader channel, no record files.
-  close_from_but(launcher_protocol::kArenaFd + (arena >= 0 ? 1 : 0), status);
-  const rlimit output_limit{kMaxOutputBytes, kMaxOutputBytes};
-  ::setrlimit(RLIMIT_FSIZE, &output_limit);
-  const rlimit no_core{0, 0};
-  ::setrlimit(RLIMIT_CORE, &no_core);
-  if (by_hand) isolate_by_hand(command.front(), *by_hand, status);
-  std::vector<char*> argv;
-  for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
-  argv.push_back(nullptr);
-  // A bare environment: nothing of the grader's (LAB_GRADER_CHANNEL, seeds) reaches it.
-  char* const envp[] = {const_cast<char*>("PATH=/usr/bin:/bin"), const_cast<char*>("LC_ALL=C"),
-                        nullptr};
-  ::execve(argv[0], argv.data(), envp);
-  std::fprintf(stderr, "cannot start the launcher: %s\n", std::strerror(errno));
-  ::_exit(127);
+// The launcher's descriptors in the lab program: /dev/null, the output file, the channel's end,
+// the arena (or -1) and a status pipe's write end (or -1): bubblewrap's (--json-status-fd) or,
+// isolated by hand, the isolation steps' (launcher_isolation.hpp).
+struct ChildFds {
+  int null_input;
+  int output;
+  int channel;
+  int arena;
+  int status;
+};
+
+// What starts the launcher: `command` with a bare environment, its descriptors (0 /dev/null, 1 and
+// 2 the output file, 3 the channel, 4 the arena, 5 the status pipe) and nothing else of the lab
+// program's (no grader channel, no record files), its output capped; `by_hand`, when not null,
+// the isolation steps before the exec.
+common::SpawnSpec launcher_spec(const std::vector<std::string>& command, const ChildFds& fds,
+                                ByHand* by_hand) {
+  common::SpawnSpec spec;
+  spec.path = command.front();
+  spec.argv = command;
+  spec.env = kLauncherEnvironment;
+  spec.fds = {{fds.null_input, 0},
+              {fds.output, 1},
+              {fds.output, 2},
+              {fds.channel, launcher_protocol::kChannelFd}};
+  if (fds.arena >= 0) spec.fds.push_back({fds.arena, launcher_protocol::kArenaFd});
+  // bubblewrap's status fd is inherited by bubblewrap, which closes it in its child; the
+  // isolation's status pipe stays until the exec closes it.
+  if (fds.status >= 0) spec.fds.push_back({fds.status, kBwrapStatusFd, by_hand != nullptr});
+  spec.file_size_limit = kMaxOutputBytes;
+  // By hand, isolate_by_hand makes a session of its own (its own process group too), which a
+  // process group leader cannot.
+  spec.own_process_group = by_hand == nullptr;
+  if (by_hand) {
+    spec.before_exec = isolate_before_exec;
+    spec.before_exec_context = by_hand;
+  }
+  return spec;
 }
 
 // A pidfd of `pid` when it is the child of `parent` (the namespace's init, the monitor's child):
@@ -116,7 +112,11 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
     throw std::runtime_error(fmt::format("the launcher program was not built ({})", path));
   }
   std::string why_no_bwrap = "bubblewrap cannot run here";
-  bwrap_ = sandbox == Sandbox::bubblewrap_first ? find_bwrap(why_no_bwrap) : "";
+  if (sandbox == Sandbox::bubblewrap_first) {
+    const common::BwrapFound found = common::find_bwrap();
+    bwrap_ = found.path;
+    if (bwrap_.empty()) why_no_bwrap = found.why_none;
+  }
   in_bubblewrap_ = !bwrap_.empty();
   const std::string why_not_by_hand = in_bubblewrap_ ? "" : why_not_isolated_by_hand();
   const bool by_hand = !in_bubblewrap_ && why_not_by_hand.empty();
@@ -128,17 +128,7 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
   } else if (!by_hand) {
     isolation_ = {false, fmt::format("{}, and {}", why_no_bwrap, why_not_by_hand), {}};
   }
-  unsigned uid = 0;
-  if (by_hand) {
-    std::string why_no_lease;
-    uid_lease_ = common::UidLease::acquire(why_no_lease);
-    // nobody: another uid all the same, but shared with other programs, so not killed by uid.
-    uid = uid_lease_ ? uid_lease_->uid() : 65534;
-    if (!uid_lease_) isolation_.notes.push_back("no sandbox uid of its own: " + why_no_lease);
-    // A launcher left over from an earlier holder of the uid (a lab program killed outright).
-    if (uid_lease_) kill_processes_of(uid);
-    guard_lab_program_from_other_uids();
-  }
+  const unsigned uid = by_hand ? lease_uid_by_hand() : 0;
   // bubblewrap's status, or the isolation steps by hand.
   int status[2] = {-1, -1};
   if ((in_bubblewrap_ || by_hand) && ::pipe2(status, O_CLOEXEC) != 0) {
@@ -150,21 +140,41 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
   }
   output_ = ::memfd_create("launcher-output", MFD_CLOEXEC);
   if (output_ < 0) throw std::runtime_error("memfd_create failed");
-  pid_ = ::fork();
-  if (pid_ < 0) throw std::runtime_error("fork failed");
-  if (pid_ == 0) {
-    // dup2 clears close-on-exec on the copies the child keeps.
-    exec_child(command, {sockets[1], output_, arena_fd, status[1]}, by_hand ? &uid : nullptr,
-               in_bubblewrap_);
+  const int null_input = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ByHand by_hand_steps{&absolute, uid};
+  const common::SpawnSpec spec =
+      launcher_spec(command, {null_input, output_, sockets[1], arena_fd, status[1]},
+                    by_hand ? &by_hand_steps : nullptr);
+  const common::Spawned child = common::spawn(spec);
+  for (int fd : {null_input, sockets[1], status[1]}) {
+    if (fd >= 0) ::close(fd);
   }
-  // By hand the child makes a session of its own, which a process group leader cannot.
-  if (!by_hand) ::setpgid(pid_, pid_);
-  ::close(sockets[1]);
+  if (child.pid < 0 && !in_bubblewrap_) {
+    for (int fd : {sockets[0], status[0], output_}) {
+      if (fd >= 0) ::close(fd);
+    }
+    throw std::runtime_error(child.error);
+  }
   socket_ = sockets[0];
-  if (status[1] >= 0) ::close(status[1]);
+  // A bubblewrap that cannot even be exec'd is bubblewrap's own failure (bubblewrap_failed).
+  pid_ = child.pid;
+  bwrap_start_error_ = child.error;
   monitored_ = in_bubblewrap_;
   bwrap_status_ = in_bubblewrap_ ? status[0] : -1;
   if (by_hand) take_isolation_steps(status[0], uid);
+}
+
+// The uid the launcher runs under when isolated by hand: one of its own, leased.
+unsigned LauncherProcess::lease_uid_by_hand() {
+  std::string why_no_lease;
+  uid_lease_ = common::UidLease::acquire(why_no_lease);
+  // nobody: another uid all the same, but shared with other programs, so not killed by uid.
+  const unsigned uid = uid_lease_ ? uid_lease_->uid() : 65534;
+  if (!uid_lease_) isolation_.notes.push_back("no sandbox uid of its own: " + why_no_lease);
+  // A launcher left over from an earlier holder of the uid (a lab program killed outright).
+  if (uid_lease_) kill_processes_of(uid);
+  guard_lab_program_from_other_uids();
+  return uid;
 }
 
 void LauncherProcess::take_isolation_steps(int status, unsigned uid) {
@@ -187,6 +197,7 @@ void LauncherProcess::take_isolation_steps(int status, unsigned uid) {
 }
 
 bool LauncherProcess::bubblewrap_failed() {
+  if (in_bubblewrap_ && !bwrap_start_error_.empty()) return true;
   if (!in_bubblewrap_ || bwrap_status_ < 0) return false;
   // bubblewrap's own failure ends it at once with an exit status; one still running, or killed,
   // got as far as the launcher.
@@ -196,7 +207,7 @@ bool LauncherProcess::bubblewrap_failed() {
   char buffer[4096];
   ::fcntl(bwrap_status_, F_SETFL, O_NONBLOCK);
   for (ssize_t n; (n = ::read(bwrap_status_, buffer, sizeof buffer)) > 0;) report.append(buffer, n);
-  if (bwrap_ran_program(report)) return false;
+  if (common::bwrap_ran_program(report)) return false;
   // It said it did not run the launcher; asked once more on a program of its own (a bubblewrap
   // too old to say "exit-code" would say so of every launcher).
   return !bubblewrap_runs_here(bwrap_);
@@ -247,11 +258,10 @@ std::string LauncherProcess::why_gone() {
   const int status = *ended;
   // bubblewrap (and a PID namespace's init) reports the launcher's death by signal N as its own
   // exit status 128 + N.
-  const bool killed =
-      WIFSIGNALED(status) || (monitored_ && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
-                              WEXITSTATUS(status) < 128 + NSIG);
-  if (!killed) return fmt::format("it exited with status {}", WEXITSTATUS(status));
-  const int signal = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128;
+  const int signal = WIFSIGNALED(status) ? WTERMSIG(status)
+                     : monitored_        ? common::decode_bwrap_exit(WEXITSTATUS(status)).signal
+                                         : 0;
+  if (signal == 0) return fmt::format("it exited with status {}", WEXITSTATUS(status));
   if (signal == SIGSEGV) {
     return "it crashed (segmentation fault: host code read memory it does not own, "
            "perhaps a device pointer)";

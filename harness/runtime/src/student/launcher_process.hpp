@@ -47,6 +47,7 @@ class LauncherProcess {
  private:
   std::string why_gone();
   // The isolation steps' report by hand (launcher_isolation.hpp), from the pipe `status`.
+  unsigned lease_uid_by_hand();
   void take_isolation_steps(int status, unsigned uid);
   // pid_'s wait status once it has ended (reaped within `deadline_ms`), else empty.
   std::optional<int> wait_for_exit(int deadline_ms);
@@ -57,6 +58,7 @@ class LauncherProcess {
   long long output_read_ = 0;
   bool in_bubblewrap_ = false;
   std::string bwrap_;               // bubblewrap's path, when in it
+  std::string bwrap_start_error_;   // why bubblewrap could not even be started
   int bwrap_status_ = -1;           // the read end of its --json-status-fd
   std::optional<int> wait_status_;  // pid_'s, once reaped
   // Its exit status is a monitor's (bubblewrap's, or the PID namespace's init's): death by

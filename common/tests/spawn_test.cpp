@@ -1,0 +1,150 @@
+// common::spawn: the child holds exactly the descriptors asked for and the environment given, and
+// a failed start says which step failed and why.
+#include "common/spawn.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace common {
+namespace {
+
+// Runs `spec` with its output in a pipe (fds 1 and 2 unless the spec maps them) and returns the
+// output; `status` gets the child's wait status.
+std::string run_and_read(SpawnSpec spec, int& status) {
+  int out[2];
+  EXPECT_EQ(::pipe2(out, O_CLOEXEC), 0);
+  spec.fds.insert(spec.fds.begin(), {{out[1], 1}, {out[1], 2}});
+  const Spawned child = spawn(spec);
+  ::close(out[1]);
+  EXPECT_GT(child.pid, 0) << child.error;
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  ::close(out[0]);
+  if (child.pid > 0) ::waitpid(child.pid, &status, 0);
+  return text;
+}
+
+// The descriptors a child sees, from /proc/self/fd (without the one ls reads it through).
+std::set<int> descriptors_listed(const std::string& ls_output) {
+  std::set<int> fds;
+  std::istringstream lines(ls_output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const auto arrow = line.find(" -> ");
+    if (arrow == std::string::npos) continue;
+    const auto name_start = line.rfind(' ', arrow - 1) + 1;
+    if (line.compare(arrow + 4, 6, "/proc/") == 0) continue;
+    fds.insert(std::stoi(line.substr(name_start, arrow - name_start)));
+  }
+  return fds;
+}
+
+TEST(Spawn, TheChildHoldsOnlyTheDescriptorsGiven) {
+  // Open in this process without close-on-exec, at a number in the child's range and above it.
+  const int leaked_low = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(leaked_low, 0);
+  ASSERT_EQ(::dup2(leaked_low, 4), 4);
+  ASSERT_EQ(::dup2(leaked_low, 40), 40);
+  const int given = ::open("/dev/zero", O_RDONLY | O_CLOEXEC);
+  SpawnSpec spec;
+  spec.path = "/bin/ls";
+  spec.argv = {"ls", "-l", "/proc/self/fd/"};
+  spec.env = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
+  spec.fds = {{given, 0}, {given, 5}};
+  int status = 0;
+  const std::string listing = run_and_read(spec, status);
+  ::close(given);
+  ::close(4);
+  ::close(40);
+  if (leaked_low != 4 && leaked_low != 40) ::close(leaked_low);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << listing;
+  EXPECT_EQ(descriptors_listed(listing), (std::set<int>{0, 1, 2, 5})) << listing;
+  EXPECT_NE(listing.find("5 -> /dev/zero"), std::string::npos) << listing;
+}
+
+TEST(Spawn, ADescriptorMarkedCloseOnExecIsGoneAfterTheExec) {
+  const int given = ::open("/dev/zero", O_RDONLY | O_CLOEXEC);
+  SpawnSpec spec;
+  spec.path = "/bin/ls";
+  spec.argv = {"ls", "-l", "/proc/self/fd/"};
+  spec.fds = {{given, 0}, {given, 5, true}};
+  int status = 0;
+  const std::string listing = run_and_read(spec, status);
+  ::close(given);
+  EXPECT_EQ(descriptors_listed(listing), (std::set<int>{0, 1, 2})) << listing;
+}
+
+TEST(Spawn, TheEnvironmentIsExactlyTheOneGiven) {
+  ::setenv("LABS_SPAWN_TEST_SECRET", "hunter2", 1);
+  SpawnSpec spec;
+  spec.path = "/usr/bin/env";
+  spec.argv = {"env"};
+  spec.env = {"PATH=/nowhere", "ONE=1", "TWO=two words"};
+  int status = 0;
+  const std::string output = run_and_read(spec, status);
+  ::unsetenv("LABS_SPAWN_TEST_SECRET");
+  EXPECT_EQ(output, "PATH=/nowhere\nONE=1\nTWO=two words\n");
+}
+
+TEST(Spawn, TheChildLeadsAProcessGroupOfItsOwnInItsFolder) {
+  SpawnSpec spec;
+  spec.path = "/bin/sh";
+  spec.argv = {"sh", "-c", "cut -d' ' -f5 /proc/$$/stat; echo $$; pwd"};
+  spec.env = {"PATH=/usr/bin:/bin"};
+  spec.workdir = "/usr";
+  int status = 0;
+  const std::string output = run_and_read(spec, status);
+  std::istringstream lines(output);
+  std::string group, pid, folder;
+  lines >> group >> pid >> folder;
+  EXPECT_EQ(group, pid) << output;
+  EXPECT_EQ(folder, "/usr");
+}
+
+TEST(Spawn, AnExecThatFailsIsReportedWithItsReason) {
+  SpawnSpec spec;
+  spec.path = "/nonexistent/program";
+  spec.argv = {"program"};
+  const Spawned child = spawn(spec);
+  EXPECT_EQ(child.pid, -1);
+  EXPECT_EQ(child.error,
+            "cannot start /nonexistent/program: exec failed: No such file or directory");
+}
+
+TEST(Spawn, AFolderThatCannotBeEnteredIsReportedWithItsReason) {
+  SpawnSpec spec;
+  spec.path = "/bin/true";
+  spec.argv = {"true"};
+  spec.workdir = "/nonexistent";
+  const Spawned child = spawn(spec);
+  EXPECT_EQ(child.pid, -1);
+  EXPECT_EQ(child.error,
+            "cannot start /bin/true: changing to the working folder failed: No such file or "
+            "directory");
+}
+
+TEST(Spawn, TheStepBeforeTheExecRunsInTheChild) {
+  SpawnSpec spec;
+  spec.path = "/bin/sh";
+  spec.argv = {"sh", "-c", "echo $LABS_SPAWN_STEP"};
+  spec.before_exec = [](void*) { [[maybe_unused]] auto n = ::write(1, "step\n", 5); };
+  int status = 0;
+  EXPECT_EQ(run_and_read(spec, status), "step\n\n");
+}
+
+TEST(FindInPath, TheFirstExecutableFileInTheFoldersWins) {
+  EXPECT_EQ(find_in_path("sh", "/nonexistent::/bin:/usr/bin"), "/bin/sh");
+  EXPECT_EQ(find_in_path("no-such-program-here", "/bin:/usr/bin"), "");
+  EXPECT_FALSE(is_executable_file("/usr"));
+}
+
+}  // namespace
+}  // namespace common
