@@ -19,9 +19,12 @@
 
 namespace contract {
 
-// The time limit of a check whose spec names none ("timeout_s"): ctest's, labcheck's and the
-// batch's, from here alone.
+// The defaults the table shows and the readers use, from here alone. The time limit of a check
+// whose spec names none ("timeout_s"): ctest's, labcheck's and the batch's.
 inline constexpr double kDefaultCheckSeconds = 120;
+inline constexpr std::string_view kDefaultVisibility = "visible";  // "visibility"
+inline constexpr int kDefaultRounds = 1;                           // "rounds"
+inline constexpr std::string_view kDefaultSanitizer = "memcheck";  // "sanitizer": this tool alone
 // The largest dimension a size may give (the contracts index with int); a lab's reader may
 // allow less.
 inline constexpr long long kMaxSpecDimension = (1LL << 31) - 1;
