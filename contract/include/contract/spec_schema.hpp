@@ -2,7 +2,7 @@
 // range and meaning, per check kind. parse_spec (spec.hpp) holds every spec to it: a key the
 // table does not have for the check's kind, a value of the wrong type or out of its range stops
 // the load with the file, the check and the field named. docs/spec.md is this table rendered
-// (`labspec keys`; contract.SpecSchema.DocumentedTableIsCurrent holds the two together).
+// (`labspec keys`; contract.SpecSchema.TheDocumentedTableIsCurrent holds the two together).
 //
 // One way to write a size: "sizes", a list of sizes, each a list of whole numbers in the order of
 // the lab's "dimensions" (["rows", "cols"], ["width"], ["m", "k", "n"], ["n"]); a check that
