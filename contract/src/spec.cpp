@@ -100,7 +100,7 @@ double CheckSpec::positive(std::string_view key) const {
 }
 
 int CheckSpec::rounds() const {
-  if (!has("rounds")) return 1;
+  if (!has("rounds")) return kDefaultRounds;
   const int value = param<int>("rounds");
   if (value < 1 || value > 10) {
     throw SpecError(
@@ -232,7 +232,7 @@ CheckSpec parse_check(const json& entry, const LabSpec& spec, std::set<std::stri
   check.timeout_s = entry.value("timeout_s", kDefaultCheckSeconds);
   check.bonus = entry.value("bonus", false);
   check.full_points_at_ratio = entry.value("full_points_at_ratio", 0.0);
-  check.visibility = entry.value("visibility", std::string("visible"));
+  check.visibility = entry.value("visibility", std::string(kDefaultVisibility));
   return check;
 }
 

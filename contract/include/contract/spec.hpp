@@ -37,7 +37,7 @@ struct CheckSpec {
   // "visibility": when a platform that hides tests shows this check to the student: "visible"
   // (always, the default), "hidden" (never; Gradescope advises hidden checks carry no points),
   // "after_due_date" or "after_published" (Gradescope's words; the other exports ignore it).
-  std::string visibility = "visible";
+  std::string visibility{kDefaultVisibility};
   nlohmann::json params;                // the whole entry, held to the table of spec_schema.hpp
   std::string source;                   // the spec file, for messages
   std::vector<std::string> dimensions;  // the lab's: the names of a size's numbers
@@ -86,7 +86,7 @@ struct LabSpec {
   // The compute-sanitizer tools labgrade batch runs over the correctness checks' first cases on a
   // GPU ("sanitizer": ["memcheck", "racecheck"]); memcheck alone when the spec says nothing, none
   // for "sanitizer": [].
-  std::vector<std::string> sanitizer_tools{"memcheck"};
+  std::vector<std::string> sanitizer_tools{std::string(kDefaultSanitizer)};
 
   double total_points() const;  // the base total: bonus checks not included
   double bonus_points() const;  // what the bonus checks add at most

@@ -2,7 +2,7 @@
 // range and meaning, per check kind. parse_spec (spec.hpp) holds every spec to it: a key the
 // table does not have for the check's kind, a value of the wrong type or out of its range stops
 // the load with the file, the check and the field named. docs/spec.md is this table rendered
-// (`labspec keys`; contract.SpecSchema.DocumentedTableIsCurrent holds the two together).
+// (`labspec keys`; contract.SpecSchema.TheDocumentedTableIsCurrent holds the two together).
 //
 // One way to write a size: "sizes", a list of sizes, each a list of whole numbers in the order of
 // the lab's "dimensions" (["rows", "cols"], ["width"], ["m", "k", "n"], ["n"]); a check that
@@ -19,9 +19,12 @@
 
 namespace contract {
 
-// The time limit of a check whose spec names none ("timeout_s"): ctest's, labcheck's and the
-// batch's, from here alone.
+// The defaults the table shows and the readers use, from here alone. The time limit of a check
+// whose spec names none ("timeout_s"): ctest's, labcheck's and the batch's.
 inline constexpr double kDefaultCheckSeconds = 120;
+inline constexpr std::string_view kDefaultVisibility = "visible";  // "visibility"
+inline constexpr int kDefaultRounds = 1;                           // "rounds"
+inline constexpr std::string_view kDefaultSanitizer = "memcheck";  // "sanitizer": this tool alone
 // The largest dimension a size may give (the contracts index with int); a lab's reader may
 // allow less.
 inline constexpr long long kMaxSpecDimension = (1LL << 31) - 1;
