@@ -111,19 +111,32 @@ int place_descriptors(const SpawnSpec& spec, int error_fd) {
   return error_fd;
 }
 
+// Sets `resource`'s soft and hard limits to `value`, or to the hard limit the process already
+// has where that is lower: a process may lower its limits but not raise them, and the lab program
+// that starts the launcher runs under the batch sandbox's limits (a launcher asking for more
+// output than the sandbox allows got EPERM, and every check failed: CI's Slurm test, 2026-11-28).
+bool lower_limit(int resource, rlim_t value) {
+  rlimit current{};
+  if (::getrlimit(resource, &current) != 0) return false;
+  if (current.rlim_max != RLIM_INFINITY && current.rlim_max < value) value = current.rlim_max;
+  const rlimit wanted{value, value};
+  return ::setrlimit(resource, &wanted) == 0;
+}
+
 void set_limits(const SpawnSpec& spec, int error_fd) {
-  const rlimit no_core{0, 0};
-  if (::setrlimit(RLIMIT_CORE, &no_core) != 0) fail_in_child(error_fd, kLimits);
-  if (spec.file_size_limit) {
-    const rlimit file_size{*spec.file_size_limit, *spec.file_size_limit};
-    if (::setrlimit(RLIMIT_FSIZE, &file_size) != 0) fail_in_child(error_fd, kLimits);
+  if (!lower_limit(RLIMIT_CORE, 0)) fail_in_child(error_fd, kLimits);
+  if (spec.file_size_limit && !lower_limit(RLIMIT_FSIZE, *spec.file_size_limit)) {
+    fail_in_child(error_fd, kLimits);
   }
-  if (spec.process_limit) {
-    const rlimit processes{*spec.process_limit, *spec.process_limit};
-    if (::setrlimit(RLIMIT_NPROC, &processes) != 0) fail_in_child(error_fd, kLimits);
+  if (spec.process_limit && !lower_limit(RLIMIT_NPROC, *spec.process_limit)) {
+    fail_in_child(error_fd, kLimits);
   }
-  // Inherited by bubblewrap and everything the program starts.
-  if (spec.nice > 0 && ::setpriority(PRIO_PROCESS, 0, spec.nice) != 0) {
+  // Inherited by bubblewrap and everything the program starts. Only ever nicer: a process
+  // already nicer (the emulated pass's, at 19) may not lower it.
+  errno = 0;
+  const int now = ::getpriority(PRIO_PROCESS, 0);
+  if (spec.nice > 0 && !(errno == 0 && now >= spec.nice) &&
+      ::setpriority(PRIO_PROCESS, 0, spec.nice) != 0) {
     fail_in_child(error_fd, kLimits);
   }
 }

@@ -3,6 +3,7 @@
 #include "common/spawn.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,6 +108,33 @@ TEST(Spawn, TheChildLeadsAProcessGroupOfItsOwnInItsFolder) {
   lines >> group >> pid >> folder;
   EXPECT_EQ(group, pid) << output;
   EXPECT_EQ(folder, "/usr");
+}
+
+// A process under a lower hard limit than the spec asks for (the lab program in the batch's
+// sandbox, starting its launcher) starts the child at its own limit: raising a hard limit is
+// refused to anyone but root, and was once every check's failure.
+TEST(Spawn, ALimitAboveTheProcesssOwnHardLimitStaysAtIt) {
+  const pid_t tester = ::fork();
+  ASSERT_GE(tester, 0);
+  if (tester == 0) {
+    const rlimit small{1 << 20, 1 << 20};
+    if (::setrlimit(RLIMIT_FSIZE, &small) != 0) ::_exit(10);
+    if (::geteuid() == 0 && ::setuid(65534) != 0) ::_exit(11);  // as root anything is allowed
+    SpawnSpec spec;
+    spec.path = "/bin/sh";
+    spec.argv = {"sh", "-c", "test \"$(ulimit -H -f)\" = 2048"};  // 1 MiB in 512-byte blocks
+    spec.file_size_limit = 64 << 20;
+    spec.nice = 5;
+    const Spawned child = spawn(spec);
+    if (child.pid < 0) ::_exit(12);
+    int status = 0;
+    ::waitpid(child.pid, &status, 0);
+    ::_exit(WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 13);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(tester, &status, 0), tester);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setrlimit, 11: setuid, 12: spawn failed, 13: limit";
 }
 
 TEST(Spawn, AnExecThatFailsIsReportedWithItsReason) {
