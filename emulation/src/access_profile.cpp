@@ -63,8 +63,8 @@ void AccessProfile::start_block(unsigned threads, bool enabled) {
 }
 
 AccessProfile::Site& AccessProfile::site(const char* base, const char* name, bool shared,
-                                         const SharedArrayShape* shape, std::size_t bytes,
-                                         const AccessSite& where) {
+                                         const SharedArrayShape* shape, const char* element,
+                                         std::size_t bytes, const AccessSite& where) {
   const auto same = [&](const Site& s) {
     return s.line == where.line && s.base == base && s.access == where.access &&
            s.file == where.file;
@@ -74,7 +74,7 @@ AccessProfile::Site& AccessProfile::site(const char* base, const char* name, boo
   last_ = static_cast<std::size_t>(it - sites_.begin());
   if (it != sites_.end()) return *it;
   const unsigned warps = (threads_ + kLanes - 1) / kLanes;
-  sites_.push_back({where.file, where.line, where.access, base, name, shared, shape, bytes,
+  sites_.push_back({where.file, where.line, where.access, base, name, shared, shape, element, bytes,
                     std::vector<std::uint32_t>(threads_, 0),
                     std::vector<std::uintptr_t>(std::size_t{warps} * kRequestsPerSite * kLanes)});
   return sites_.back();
@@ -82,8 +82,8 @@ AccessProfile::Site& AccessProfile::site(const char* base, const char* name, boo
 
 void AccessProfile::note(unsigned thread, const char* base, const char* name, bool shared,
                          const SharedArrayShape* shape, const char* address, std::size_t bytes,
-                         const AccessSite& where) {
-  Site& s = site(base, name, shared, shape, bytes, where);
+                         const AccessSite& where, const char* element) {
+  Site& s = site(base, name, shared, shape, element, bytes, where);
   std::uint32_t& k = s.executed[thread];
   if (k >= kRequestsPerSite || bytes != s.bytes) return;
   const std::size_t slot = (std::size_t{thread / kLanes} * kRequestsPerSite + k) * kLanes;
@@ -91,7 +91,8 @@ void AccessProfile::note(unsigned thread, const char* base, const char* name, bo
   ++k;
 }
 
-SiteMeasure AccessProfile::measure(const Site& s) const {
+// Where the site is and what it reads or writes, before anything is measured.
+SiteMeasure AccessProfile::described(const Site& s) {
   SiteMeasure m;
   m.file = short_file(s.file);
   m.line = s.line;
@@ -100,6 +101,12 @@ SiteMeasure AccessProfile::measure(const Site& s) const {
   m.shared = s.shared;
   if (s.shape) m.shape = *s.shape;
   m.element_bytes = s.bytes;
+  if (s.element) m.element = s.element;
+  return m;
+}
+
+SiteMeasure AccessProfile::measure(const Site& s) const {
+  SiteMeasure m = described(s);
   const auto base = reinterpret_cast<std::uintptr_t>(s.base);
   std::uint32_t occurrence_lanes[kRequestsPerSite] = {};  // full warps' lanes per occurrence k
   unsigned warp_lanes = 0;  // the lanes of the warp that make any of its requests here
@@ -164,7 +171,7 @@ void note_global_profile(std::size_t region, const char* address, std::size_t by
   if (!runner || !runner->in_kernel() || !runner->profile().enabled()) return;
   const CheckedRegion& r = access_bounds.regions[region];
   runner->profile().note(runner->current_thread(), r.begin, r.name, false, nullptr, address, bytes,
-                         site);
+                         site, r.element);
 }
 
 }  // namespace emu::detail

@@ -16,10 +16,11 @@ class AccessProfile {
  public:
   void start_block(unsigned threads, bool enabled);
   bool enabled() const { return enabled_; }
-  // `base`: the buffer's or the shared array's first byte; `shape`: a static array's, else null.
+  // `base`: the buffer's or the shared array's first byte; `shape`: a static array's, else null;
+  // `element`: a buffer's element type as the lab named it ("float", "int"), else null.
   void note(unsigned thread, const char* base, const char* name, bool shared,
             const SharedArrayShape* shape, const char* address, std::size_t bytes,
-            const AccessSite& site);
+            const AccessSite& site, const char* element = nullptr);
   void end_block(LaunchEvidence& launch);
 
  private:
@@ -31,12 +32,14 @@ class AccessProfile {
     const char* name;
     bool shared;
     const SharedArrayShape* shape;
+    const char* element;                   // a buffer's element type, or null
     std::size_t bytes;                     // of its first access
     std::vector<std::uint32_t> executed;   // per thread: its executions of the site so far
     std::vector<std::uintptr_t> requests;  // [warp][k][lane]: the lane's address, 0: none
   };
   Site& site(const char* base, const char* name, bool shared, const SharedArrayShape* shape,
-             std::size_t bytes, const AccessSite& where);
+             const char* element, std::size_t bytes, const AccessSite& where);
+  static SiteMeasure described(const Site& site);
   SiteMeasure measure(const Site& site) const;
 
   std::vector<Site> sites_;

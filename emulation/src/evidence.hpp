@@ -49,6 +49,7 @@ struct SiteMeasure {
   bool shared = false;
   std::optional<SharedArrayShape> shape;  // a static shared array's
   std::size_t element_bytes = 4;
+  std::string element;  // a buffer's element type as the lab named it ("float", "int"), or empty
   std::uint64_t requests = 0;
   std::uint64_t sectors = 0;                   // global: distinct 32-byte sectors, summed
   std::uint64_t ideal = 0;                     // global: sectors of consecutive elements, summed
@@ -152,6 +153,7 @@ class LaunchEvidence {
 void keep_evidence(std::vector<EvidenceFact> facts);
 
 // Words shared by the facts (evidence_words.cpp).
-std::string element_text(std::size_t bytes, long long count);  // "1,024 floats"
+// "1,024 floats", "64 ints": in the buffer's element type where known, else 4 bytes are floats.
+std::string element_text(std::size_t bytes, long long count, const std::string& element = "");
 
 }  // namespace emu::detail

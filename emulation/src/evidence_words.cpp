@@ -45,7 +45,7 @@ std::string stride_text(const SiteMeasure& m) {
   const long long step = most->first;
   if (step == 0 || step == 1) return "";
   return "neighbouring threads' elements are " +
-         element_text(m.element_bytes, step < 0 ? -step : step) + " apart" +
+         element_text(m.element_bytes, step < 0 ? -step : step, m.element) + " apart" +
          (step < 0 ? " (descending)" : "");
 }
 
@@ -139,8 +139,9 @@ std::optional<EvidenceFact> divergence_fact(const SiteMeasure& m, const char* ke
 
 }  // namespace
 
-std::string element_text(std::size_t bytes, long long count) {
+std::string element_text(std::size_t bytes, long long count, const std::string& element) {
   const auto n = static_cast<std::uint64_t>(count);
+  if (!element.empty()) return grouped(n) + " " + element + (n == 1 ? "" : "s");
   if (bytes == 4) return grouped(n) + (n == 1 ? " float" : " floats");
   return grouped(n) + (n == 1 ? " element" : " elements") + " of " + std::to_string(bytes) +
          " bytes";

@@ -49,6 +49,14 @@ __global__ void sum_columns(const float* in, float* out, int n) {
   out[threadIdx.x] = sum;
 }
 
+constexpr int kIndexColumnRead = __LINE__ + 4;
+// The same column read in a buffer of ints (a CSR kernel's col_index, a histogram's bins).
+__global__ void sum_index_rows(const int* index, int* out, int n) {
+  int sum = 0;
+  for (int k = 0; k < n; ++k) sum += index[threadIdx.x * n + k];
+  out[threadIdx.x] = sum;
+}
+
 constexpr int kTransposedRead = __LINE__ + 6;
 // A 32 x 32 tile stored by rows and read by columns, without and with padding.
 __global__ void transpose_unpadded(const float* in, float* out) {
@@ -141,6 +149,23 @@ TEST_F(Evidence, ColumnReadTouchesASectorPerLane) {
                 "request instead of 4.0 (the same threads reading consecutive elements): "
                 "neighbouring threads' elements are 64 floats apart; measured over 64 warp-wide "
                 "requests");
+}
+
+// The distance is counted in the buffer's own elements, as the lab named their type.
+TEST_F(Evidence, AStrideInAnIntBufferIsCountedInInts) {
+  int* index = device<int>(64 * 64);
+  int* out = device<int>(64);
+  emu::check_device_memory(index, 0, 64 * 64 * sizeof(int), "col_index", "int");
+  const auto facts =
+      facts_of("uncoalesced_access", [&] { sum_index_rows<<<1, 64>>>(index, out, 64); });
+  ASSERT_EQ(facts.size(), 1u);
+  EXPECT_EQ(facts[0].line, kIndexColumnRead);
+  EXPECT_NE(facts[0].words.find("each warp's read of col_index touches 32.0 sectors"),
+            std::string::npos)
+      << facts[0].words;
+  EXPECT_NE(facts[0].words.find("neighbouring threads' elements are 64 ints apart"),
+            std::string::npos)
+      << facts[0].words;
 }
 
 TEST_F(Evidence, RowReadIsCoalesced) {
