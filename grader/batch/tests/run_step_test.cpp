@@ -56,6 +56,21 @@ std::filesystem::path absent_marker(const std::string& name) {
   return path;
 }
 
+// A request in `scenario` whose runs alone make FAKE_ALONE_FILE exist while they run (the fake
+// lab behaves as with the machine to itself) and are counted in `alone_runs`.
+RunRequest request_with_runs_alone(const Kit& kit, const std::string& scenario,
+                                   const std::filesystem::path& alone_file, int& alone_runs) {
+  RunRequest request = fake_request(kit, scenario);
+  request.policy.env.emplace_back("FAKE_ALONE_FILE", alone_file.string());
+  request.run_alone = [&alone_runs, alone_file](const std::function<void()>& work) {
+    ++alone_runs;
+    std::ofstream(alone_file) << "";
+    work();
+    std::filesystem::remove(alone_file);
+  };
+  return request;
+}
+
 RunOutcome run_scenario(const std::string& scenario, double startup_seconds = 30,
                         std::map<std::string, double> check_limits = {}, bool gpu_expected = false,
                         std::vector<std::pair<std::string, std::string>> env = {}) {
@@ -127,15 +142,8 @@ TEST(RunChecks, ACrashIsChargedToTheRunningCheckAndTheRestRunAgain) {
 TEST(RunChecks, ACheckPastItsLimitWhileSharedRunsAgainAlone) {
   const auto alone_file = absent_marker("labgrade-alone");
   const auto kit = fake_kit();
-  RunRequest request = fake_request(kit, "slow_unless_alone");
-  request.policy.env.emplace_back("FAKE_ALONE_FILE", alone_file.string());
   int alone_runs = 0;
-  request.run_alone = [&](const std::function<void()>& work) {
-    ++alone_runs;
-    std::ofstream(alone_file) << "";
-    work();
-    std::filesystem::remove(alone_file);
-  };
+  RunRequest request = request_with_runs_alone(kit, "slow_unless_alone", alone_file, alone_runs);
   const auto outcome = run_checks(kit.spec, request);
   EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::pass, Verdict::pass}));
   EXPECT_EQ(alone_runs, 1);
@@ -238,15 +246,9 @@ TEST(RunChecks, ATighterLimitStopsAHangSooner) {
 TEST(RunChecks, ACheckTheGpusMemoryRanOutInWhileSharedRunsAgainAlone) {
   const auto alone_file = absent_marker("labgrade-oom-alone");
   const auto kit = fake_kit();
-  RunRequest request = fake_request(kit, "out_of_memory_unless_alone");
-  request.policy.env.emplace_back("FAKE_ALONE_FILE", alone_file.string());
   int alone_runs = 0;
-  request.run_alone = [&](const std::function<void()>& work) {
-    ++alone_runs;
-    std::ofstream(alone_file) << "";
-    work();
-    std::filesystem::remove(alone_file);
-  };
+  RunRequest request =
+      request_with_runs_alone(kit, "out_of_memory_unless_alone", alone_file, alone_runs);
   const auto outcome = run_checks(kit.spec, request);
   EXPECT_EQ(verdicts(outcome), (std::vector{Verdict::pass, Verdict::pass, Verdict::pass}))
       << outcome.records[1].reason;
