@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "batch_options_cli.hpp"
+#include "package_command.hpp"
 
 namespace grader {
 
@@ -12,10 +13,7 @@ AutograderCommand::AutograderCommand(CLI::App& app) {
       "autograder",
       "Grade one submission on an autograder platform (what a `labgrade package` runs): labgrade "
       "batch on a class of one, the outcome written as the platform's results.json");
-  command_->add_option("platform", options_.platform, "gradescope or prairielearn")
-      ->required()
-      ->check(CLI::IsMember({"gradescope", "prairielearn"}));
-  command_->add_option("lab", options_.lab, "The lab, e.g. lab6")->required();
+  add_platform_and_lab(command_, options_.platform, options_.lab);
   command_->add_option("submission", options_.submission, "The folder of the student's files")
       ->required();
   command_->add_option("results", options_.results, "The results.json to write")->required();

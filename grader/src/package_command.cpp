@@ -136,15 +136,19 @@ int run_package(const PackageOptions& options) {
   }
 }
 
+void add_platform_and_lab(CLI::App* command, std::string& platform, std::string& lab) {
+  command->add_option("platform", platform, "gradescope or prairielearn")
+      ->required()
+      ->check(CLI::IsMember({"gradescope", "prairielearn"}));
+  command->add_option("lab", lab, "The lab, e.g. lab6")->required();
+}
+
 PackageCommand::PackageCommand(CLI::App& app) {
   command_ = app.add_subcommand(
       "package",
       "Write an autograder package for a course platform: Gradescope's autograder zip, or "
       "PrairieLearn's grading image (build context) and an example question");
-  command_->add_option("platform", options_.platform, "gradescope or prairielearn")
-      ->required()
-      ->check(CLI::IsMember({"gradescope", "prairielearn"}));
-  command_->add_option("lab", options_.lab, "The lab, e.g. lab6")->required();
+  add_platform_and_lab(command_, options_.platform, options_.lab);
   command_
       ->add_option("out", options_.out,
                    "Gradescope: the zip to write; PrairieLearn: the folder to write")

@@ -23,6 +23,10 @@ struct PackageOptions {
   std::string zip_tool = "auto";  // zip_writer.hpp
 };
 
+// The two arguments `labgrade package` and `labgrade autograder` begin with: the platform
+// (gradescope or prairielearn) and the lab.
+void add_platform_and_lab(CLI::App* command, std::string& platform, std::string& lab);
+
 // 0 when written; 2 with one line on stderr when not (no such lab, OUT not writable, no zip tool).
 int run_package(const PackageOptions& options);
 
