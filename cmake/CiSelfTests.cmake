@@ -45,6 +45,8 @@ if(LABS_PYTHON3)
            COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/check-sizes.py")
   add_test(NAME ci.compare_gradebooks
            COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/ci/test-compare-gradebooks.py")
+  add_test(NAME ci.check_class_points
+           COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/ci/test-check-class-points.py")
   # Every lab's spec in the one schema's keys (docs/spec.md): a spec written in the old keys is
   # named with the command that migrates it.
   file(GLOB lab_specs "${PROJECT_SOURCE_DIR}/labs/*/spec.json")

@@ -3,7 +3,9 @@
 #   scripts/bench-batch.sh N OUT [labgrade batch options]
 # Uses build/ (LABS_GRADER_BUILD to change it), which must hold labgrade and lab6's grading kit
 # (cmake --build build --target labgrade lab6_kit). Prints the wall time, the per-status counts
-# and the points histogram from OUT/gradebook.csv; OUT/bench.txt keeps the same lines.
+# and the points histogram from OUT/gradebook.csv, and checks every student's points against what
+# make-class.sh made them for (scripts/ci/check-class-points.py; exit 1 when any differs);
+# OUT/bench.txt keeps the same lines.
 set -eu
 usage="usage: scripts/bench-batch.sh N OUT [labgrade batch options]"
 n=${1:?$usage}
@@ -27,3 +29,9 @@ end=$(date +%s.%N)
   echo "points (expected mix: see scripts/make-class.sh):"
   tail -n +2 "$out/gradebook.csv" | awk -F, '{print "  " $(NF-3)}' | sort -n | uniq -c
 } | tee "$out/bench.txt"
+as_made=0
+python3 "$root/scripts/ci/check-class-points.py" "$class/made.txt" "$out" > "$class/as-made.txt" ||
+  as_made=$?
+tail -12 "$class/as-made.txt"
+cat "$class/as-made.txt" >> "$out/bench.txt"
+exit "$as_made"

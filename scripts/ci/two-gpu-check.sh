@@ -2,7 +2,9 @@
 # On a machine with two GPUs: grades a made-up class of N lab 6 submissions (scripts/make-class.sh)
 # once on GPU 0 and once spread over GPUs 0 and 1, with the same seed, and checks that the two
 # gradebooks agree student by student (scripts/ci/compare-gradebooks.py) and that both GPUs ran
-# kernels in the second run (nvidia-smi sampled every half second). Prints both times and fails
+# kernels in the second run (nvidia-smi sampled every half second), and that the one-GPU gradebook
+# gives every student the points make-class.sh made them for (check-class-points.py: two batches
+# that grade alike can both be wrong under load). Prints both times and fails
 # when two GPUs were less than LABS_MIN_SPEEDUP (default 1.5) times faster than one (issue 33: a
 # grading host's second GPU must pay for itself).
 #   scripts/ci/two-gpu-check.sh [N] [OUT] [labgrade batch options]     (default 40, /tmp/two-gpu)
@@ -50,6 +52,10 @@ grade() {  # grade NAME GPUS [options]: one batch, with the GPUs' use sampled
 }
 grade one-gpu 0 "$@"
 one_gpu_seconds=$seconds
+as_made=0
+python3 "$root/scripts/ci/check-class-points.py" "$out/class.txt" "$out/one-gpu" > "$out/as-made.txt" ||
+  as_made=$?
+tail -1 "$out/as-made.txt" | tee -a "$out/summary.txt"
 grade two-gpus 0,1 "$@"
 two_gpus_seconds=$seconds
 used=$(cut -d, -f1 "$out/two-gpus.samples" | sort -u | grep -c . || true)
@@ -59,6 +65,7 @@ python3 "$root/scripts/ci/compare-gradebooks.py" "$out/one-gpu" "$out/two-gpus" 
 cat "$out/compare.txt" >> "$out/summary.txt"
 tail -5 "$out/compare.txt"
 [ "$same" -eq 0 ] || { echo "two-gpu-check: the verdicts differ ($out/compare.txt)"; exit 1; }
+[ "$as_made" -eq 0 ] || { echo "two-gpu-check: points not as made ($out/as-made.txt)"; exit 1; }
 if [ "$used" -lt 2 ]; then
   echo "two-gpu-check: the two-GPU run was seen on $used GPU(s) only" | tee -a "$out/summary.txt"
   exit 1
