@@ -14,6 +14,13 @@ if(NOT LABS_EMULATION)
 else()
   # The emulator's fibers (boost.context's fcontext: a switch costs tens of nanoseconds).
   labs_require(Boost libboost-context-dev 1.71 CONFIG COMPONENTS context)
+  # Boost's headers alone (libboost-dev) can satisfy find_package(Boost) under CMake 4 without
+  # the context library's target: say the package here, not in a generator expression later.
+  if(NOT TARGET Boost::context)
+    message(FATAL_ERROR "Boost.Context (the emulator's fibers) was not found. Install it with:\n"
+                        "    sudo apt-get install libboost-context-dev\n"
+                        "or run scripts/install-deps.sh, which installs everything the labs need.")
+  endif()
 endif()
 labs_require(GTest libgtest-dev)
 labs_require(fmt libfmt-dev)

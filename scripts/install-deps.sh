@@ -37,11 +37,19 @@ provides() {
     nlohmann-json3-dev) header nlohmann/json.hpp ;;
     libcli11-dev) header CLI/CLI.hpp ;;
     libarchive-dev) header archive.h ;;
-    libboost-context-dev) header boost/context/fiber.hpp ;;
+    # Boost's headers (libboost-dev) include boost/context without the library: the CMake package
+    # of the library is what the build finds (a GPU host with the headers alone lacked it).
+    libboost-context-dev) header boost/context/fiber.hpp && cmake_package 'boost_context-*' ;;
     *) return 1 ;;
   esac
 }
 header() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ]; }
+cmake_package() {
+  for dir in /usr/lib/*/cmake /usr/lib/cmake /usr/local/lib/cmake /usr/local/lib/*/cmake; do
+    for found in "$dir"/$1; do [ -d "$found" ] && return 0; done
+  done
+  return 1
+}
 
 missing_packages() {
   for package in $packages; do
