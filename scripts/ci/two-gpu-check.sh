@@ -1,12 +1,12 @@
 #!/bin/sh
 # On a machine with two GPUs: grades a made-up class of N lab 6 submissions (scripts/make-class.sh)
 # once on GPU 0 and once spread over GPUs 0 and 1, with the same seed, and checks that the two
-# gradebooks agree student by student (scripts/ci/compare-gradebooks.py) and that both GPUs ran
-# kernels in the second run (nvidia-smi sampled every half second), and that the one-GPU gradebook
-# gives every student the points make-class.sh made them for (check-class-points.py: two batches
-# that grade alike can both be wrong under load). Prints both times and fails
-# when two GPUs were less than LABS_MIN_SPEEDUP (default 1.5) times faster than one (issue 33: a
-# grading host's second GPU must pay for itself).
+# gradebooks agree student by student (scripts/ci/compare-gradebooks.py), that the one-GPU
+# gradebook gives every student the points make-class.sh made them for (check-class-points.py:
+# two batches that grade alike can both be wrong under load), and that both GPUs ran kernels in
+# the second run (nvidia-smi sampled every LABS_GPU_SAMPLE_SECONDS, default 5). Prints both times
+# and fails when two GPUs were less than LABS_MIN_SPEEDUP (default 1.5) times faster than one
+# (issue 33: a grading host's second GPU must pay for itself).
 #   scripts/ci/two-gpu-check.sh [N] [OUT] [labgrade batch options]     (default 40, /tmp/two-gpu)
 # Uses LABS_GRADER_BUILD (default build-grader/, configured with the solutions and built here).
 set -eu
@@ -30,12 +30,18 @@ rm -rf "$out"
 mkdir -p "$out"
 "$root/scripts/make-class.sh" "$n" "$out/class" > "$out/class.txt"
 
+# Seconds between two samples of the GPUs' processes. nvidia-smi's query takes the driver's locks
+# that every CUDA process's start, allocations and end take too, on any GPU: sampled every 0.5 s,
+# one query took 0.7 to 1 s under a batch's load and the batch's runs slowed with it
+# (docs/batch-grading-h100.md, "Several GPUs"). Sparse samples still show both GPUs in use.
+sample_seconds=${LABS_GPU_SAMPLE_SECONDS:-5}
+
 grade() {  # grade NAME GPUS [options]: one batch, with the GPUs' use sampled
   name=$1 devices=$2
   shift 2
   (while :; do
      nvidia-smi --query-compute-apps=gpu_bus_id,pid --format=csv,noheader 2> /dev/null
-     sleep 0.5
+     sleep "$sample_seconds"
    done) > "$out/$name.samples" &
   sampler=$!
   start=$(date +%s.%N)
