@@ -32,7 +32,7 @@ mkdir -p "$out"
 
 # Seconds between two samples of the GPUs' processes. nvidia-smi's query takes the driver's locks
 # that every CUDA process's start, allocations and end take too, on any GPU: sampled every 0.5 s,
-# one query took 0.7 to 1 s under a batch's load and the batch's runs slowed with it
+# one query took 0.7 to 1 s under a batch's load, and may be what slowed its runs
 # (docs/batch-grading-h100.md, "Several GPUs"). Sparse samples still show both GPUs in use.
 sample_seconds=${LABS_GPU_SAMPLE_SECONDS:-5}
 
