@@ -9,18 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "common/bwrap.hpp"
+#include "common/launcher_bwrap.hpp"
 
 namespace harness::student {
 
+using common::bubblewrap_runs_here;
 using common::kBwrapStatusFd;
 
 // `program` (absolute) in a sandbox of its own; with `status_fd` >= 0, bubblewrap reports on it.
-std::vector<std::string> bwrap_command(const std::string& bwrap, const std::string& program,
-                                       int status_fd);
-
-// Whether bubblewrap can run here, asked of bubblewrap alone: the launcher's sandbox around
-// bubblewrap's own `--version`, which must exit 0. Nothing of the student's runs in it.
-bool bubblewrap_runs_here(const std::string& bwrap);
+inline std::vector<std::string> bwrap_command(const std::string& bwrap, const std::string& program,
+                                              int status_fd) {
+  return common::launcher_bwrap_command(bwrap, program, status_fd);
+}
 
 }  // namespace harness::student

@@ -1,4 +1,4 @@
-#include "launcher_bwrap.hpp"
+#include "common/launcher_bwrap.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -7,7 +7,7 @@
 
 #include "common/spawn.hpp"
 
-namespace harness::student {
+namespace common {
 namespace {
 
 // How long bubblewrap may take to start and end its `--version` before it counts as failed.
@@ -18,31 +18,30 @@ constexpr int kProbeMs = 10000;
 // A read-only view of the machine, no GPU device nodes, no network, its own (empty) process
 // namespace, so it can neither see nor trace the lab program, nor write a file anywhere, nor
 // outlive it. As nobody, without capabilities. No tmpfs on /tmp: the launcher may live there (a
-// build folder under /tmp), and it writes nothing anyway. (cmake/expect_failure.sh's
-// bubblewrap_runs_here asks bubblewrap with the same options.)
-std::vector<std::string> bwrap_command(const std::string& bwrap, const std::string& program,
-                                       int status_fd) {
-  auto command =
-      common::bwrap_start({bwrap, common::BwrapNamespaces::all_and_user, 65534U, status_fd});
+// build folder under /tmp), and it writes nothing anyway. (`labcheck expect` asks bubblewrap with
+// the same options through bubblewrap_runs_here.)
+std::vector<std::string> launcher_bwrap_command(const std::string& bwrap,
+                                                const std::string& program, int status_fd) {
+  auto command = bwrap_start({bwrap, BwrapNamespaces::all_and_user, 65534U, status_fd});
   command.insert(command.end(), {"--cap-drop", "ALL", "--ro-bind", "/", "/"});
-  common::add_own_proc_and_dev(command);
+  add_own_proc_and_dev(command);
   command.insert(command.end(), {"--chdir", "/"});
-  common::finish_bwrap_command(command, {program});
+  finish_bwrap_command(command, {program});
   return command;
 }
 
 bool bubblewrap_runs_here(const std::string& bwrap) {
   // The launcher's very options, its status fd (on /dev/null) included: a bubblewrap too old for
   // one of them cannot run the launcher either.
-  common::SpawnSpec spec;
+  SpawnSpec spec;
   spec.path = bwrap;
-  spec.argv = bwrap_command(bwrap, bwrap, kBwrapStatusFd);
+  spec.argv = launcher_bwrap_command(bwrap, bwrap, kBwrapStatusFd);
   spec.argv.emplace_back("--version");
   spec.env = {"PATH=/usr/bin:/bin", "LC_ALL=C"};
   const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (null < 0) return false;
   spec.fds = {{null, 0}, {null, 1}, {null, 2}, {null, kBwrapStatusFd}};
-  const common::Spawned child = common::spawn(spec);
+  const Spawned child = spawn(spec);
   ::close(null);
   if (child.pid < 0) return false;
   int status = 0;
@@ -57,4 +56,4 @@ bool bubblewrap_runs_here(const std::string& bwrap) {
   return false;
 }
 
-}  // namespace harness::student
+}  // namespace common
