@@ -6,7 +6,6 @@
 // report`; the exit status is what ctest sees (0 passed, 1 failed, 77 not judged: skipped).
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,9 +35,5 @@ int verdict_command(const VerdictOptions& options);
 // not isolated from the lab program (no bubblewrap, and not root: the lab program says so in the
 // file LAB_ISOLATION_FILE names); `labgrade report` carries it into the report and the summary.
 inline constexpr std::string_view kNotIsolatedNote = "this run was not isolated";
-
-// Where `labgrade run` keeps a check's part of the program's output.
-std::filesystem::path output_path(const std::filesystem::path& results_dir,
-                                  const std::string& check);
 
 }  // namespace grader
