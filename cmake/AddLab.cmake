@@ -176,16 +176,31 @@ function(add_lab folder)
     add_dependencies(all_labs ${lab})
   endif()
   if(LABS_BUILD_SELF_TESTS)
-    _labs_add_must_fail_tests(${lab} "${lab_dir}" "${ids}" "${kinds}" "${LAB_SPEC_BONUS_IDS}")
-    _labs_add_must_pass_tests(${lab} "${lab_dir}" "${ids}")
+    _labs_add_must_fail_tests(${lab} "${lab_dir}" "${spec}" "${ids}" "${kinds}"
+                              "${LAB_SPEC_BONUS_IDS}")
+    _labs_add_must_pass_tests(${lab} "${lab_dir}" "${spec}" "${ids}")
   endif()
+endfunction()
+
+# `out`: the command of a self-test of the checks: `labcheck expect <mode>` (grader/src/
+# expect_command.hpp) through run_check.sh (skipped when the lab is not built; ctest's GPU), which
+# runs the lab program with the launcher LAB_LAUNCHER names as `labcheck run` does (the batch's
+# runner and verdict table) and decides from its records whether every check of `checks` (a list)
+# failed or passed as it must. ARGN: `expect fail`'s options (--reason, --diagnosis, ...).
+function(_labs_expect_command out lab spec mode results checks)
+  get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+  string(REPLACE ";" ":" filter "${checks}")
+  set(${out} sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
+             "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" expect ${mode}
+             --spec "${spec}" --results "${results}" --checks "${filter}" ${ARGN}
+             -- "$<TARGET_FILE:${lab}>" --spec "${spec}" PARENT_SCOPE)
 endfunction()
 
 # Kernels written as real students write them (tests/right/*.cu: multi-pass launchers that move
 # partial results with cudaMemcpy, helper kernels that zero an output, ...): each must PASS the
 # checks its "// must-pass: Suite.Name ..." lines name, so that no innocent loses points to a rule
-# of the checks (cmake/expect_pass.sh). A speed check under the CPU emulation is not judged.
-function(_labs_add_must_pass_tests lab lab_dir ids)
+# of the checks (`labcheck expect pass`). A speed check under the CPU emulation is not judged.
+function(_labs_add_must_pass_tests lab lab_dir spec ids)
   file(GLOB right_kernels CONFIGURE_DEPENDS "${lab_dir}/tests/right/*.cu")
   foreach(file IN LISTS right_kernels)
     get_filename_component(name "${file}" NAME_WE)
@@ -212,9 +227,9 @@ function(_labs_add_must_pass_tests lab lab_dir ids)
       add_custom_target(all_known_wrong)
     endif()
     add_dependencies(all_known_wrong ${lab})
-    add_test(NAME ${lab}.must_pass.${name}
-             COMMAND sh "${LABS_CMAKE_DIR}/expect_pass.sh" "$<TARGET_FILE:${lab}>"
-                     "${CMAKE_BINARY_DIR}/results/must_pass/${target}" ${must_pass})
+    _labs_expect_command(expect ${lab} "${spec}" pass
+                         "${CMAKE_BINARY_DIR}/results/must_pass/${target}" "${must_pass}")
+    add_test(NAME ${lab}.must_pass.${name} COMMAND ${expect})
     set_tests_properties(${lab}.must_pass.${name} PROPERTIES
       LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600
       ENVIRONMENT "LAB_LAUNCHER=$<TARGET_FILE:${target}>")
@@ -251,14 +266,15 @@ endfunction()
 
 # <prefix>.emulated_<tool>: under the CPU emulation, the emulator's own finding in place of
 # compute-sanitizer's <tool> must fail at least one of the checks (ARGN) with `reason`'s words.
-function(_labs_add_emulated_finding_test prefix tool program target launcher_env reason)
+function(_labs_add_emulated_finding_test prefix tool spec target launcher_env reason)
   string(REGEX MATCH "^[^.]+" lab "${prefix}")
-  add_test(NAME ${prefix}.emulated_${tool}
-           COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
-                   "${CMAKE_BINARY_DIR}/results/must_fail/${target}-${tool}" ${ARGN})
+  _labs_expect_command(expect ${lab} "${spec}" fail
+                       "${CMAKE_BINARY_DIR}/results/must_fail/${target}-${tool}" "${ARGN}"
+                       --any --reason "${reason}")
+  add_test(NAME ${prefix}.emulated_${tool} COMMAND ${expect})
   set_tests_properties(${prefix}.emulated_${tool} PROPERTIES
     LABELS "${lab};known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
-    ENVIRONMENT "${launcher_env};EXPECT_REASON=${reason}")
+    ENVIRONMENT "${launcher_env}")
 endfunction()
 
 # The launcher's view of the machine when a root lab program isolates it by hand (harness/runtime/
@@ -294,7 +310,9 @@ endfunction()
 # "// must-fail: build" is a kernel whose build must fail (a call into a library the launcher does
 # not link): its test builds it and passes when the build fails saying the "// build-output:"
 # words (cmake/expect_build_failure.sh). It is not part of all_known_wrong, which must build.
-function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
+# The others run through `labcheck expect fail` (grader/src/expect_command.hpp), which checks the
+# diagnosis, the evidence and the isolation too.
+function(_labs_add_must_fail_tests lab lab_dir spec ids kinds bonus_ids)
   _labs_add_launcher_view_test(${lab} "${ids}")
   set(variants "starter=${lab_dir}/kernel.cu")
   set(nightly_variants "")
@@ -336,7 +354,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     string(REGEX REPLACE "=.*" "" name "${variant}")
     string(REGEX REPLACE "^[^=]*=" "" file "${variant}")
     # "// diagnosis: id [other-id ...]": the mistake the records must name (the starter's is
-    # always "unwritten"); expect_failure.sh checks it.
+    # always "unwritten"); `labcheck expect fail --diagnosis` checks it.
     set(expected_diagnosis "")
     set(expected_evidence "")
     set(build_must_fail OFF)
@@ -352,7 +370,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
       endforeach()
       string(STRIP "${expected_diagnosis}" expected_diagnosis)
       # "// evidence: kind [kind ...]": the emulator's facts the records must carry
-      # (expect_failure.sh checks it under the emulation).
+      # (`labcheck expect fail --evidence` checks it under the emulation).
       file(STRINGS "${file}" evidence_lines REGEX "^// evidence:")
       foreach(line IN LISTS evidence_lines)
         string(REGEX REPLACE "^// evidence:[ ]*" "" kinds_named "${line}")
@@ -440,15 +458,16 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
       if(LABS_EMULATION AND "racecheck" IN_LIST sanitizer_tools)
         # No racecheck on the CPU: a missing __syncthreads() must show as a wrong result under
         # the emulator's schedules instead, in at least one correctness check.
-        add_test(NAME ${lab}.must_fail.${name}.emulated_race
-                 COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" --any "${program}"
-                         "${CMAKE_BINARY_DIR}/results/must_fail/${target}-race" ${correctness_checks})
+        _labs_expect_command(expect ${lab} "${spec}" fail
+                             "${CMAKE_BINARY_DIR}/results/must_fail/${target}-race"
+                             "${correctness_checks}" --any)
+        add_test(NAME ${lab}.must_fail.${name}.emulated_race COMMAND ${expect})
         set_tests_properties(${lab}.must_fail.${name}.emulated_race PROPERTIES
           LABELS "${lab};known_wrong;emulation" SKIP_RETURN_CODE 77 TIMEOUT 600
           ENVIRONMENT "${launcher_env}")
         # And the emulator's race check (emulation/src/shared_race_check.hpp) must report it, as
         # racecheck does on a GPU: a correctness check fails with its words, whatever the values.
-        _labs_add_emulated_finding_test(${lab}.must_fail.${name} racecheck "${program}"
+        _labs_add_emulated_finding_test(${lab}.must_fail.${name} racecheck "${spec}"
           "${target}" "${launcher_env}" "the CPU emulation found a race on shared memory"
           ${correctness_checks})
       endif()
@@ -456,7 +475,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         # No memcheck on the CPU: the emulator checks kernels' subscripts against their buffers
         # (emulation/include/emu/access.hpp) and fails a correctness check an access outside
         # happens in, with the line, as the batch's memory pass does on a GPU.
-        _labs_add_emulated_finding_test(${lab}.must_fail.${name} memcheck "${program}"
+        _labs_add_emulated_finding_test(${lab}.must_fail.${name} memcheck "${spec}"
           "${target}" "${launcher_env}" "the CPU emulation found an access outside the memory"
           ${correctness_checks})
       endif()
@@ -477,18 +496,11 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         continue()
       endif()
     endif()
-    add_test(NAME ${lab}.must_fail.${name}
-             COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "${program}"
-                     "${CMAKE_BINARY_DIR}/results/must_fail/${target}" ${must_fail})
-    set_tests_properties(${lab}.must_fail.${name} PROPERTIES
-      LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
-    labs_gpu_test(${lab}.must_fail.${name})
-    set(environment ${launcher_env})
+    set(options "")
     if(expected_diagnosis)
-      list(APPEND environment "EXPECT_DIAGNOSIS=${expected_diagnosis}")
+      list(APPEND options --diagnosis "${expected_diagnosis}")
     endif()
     if(expected_evidence)
-      list(APPEND environment "EXPECT_EVIDENCE=${expected_evidence}")
       # Where the named checks do not run the kernel under the emulation (speed: not measured),
       # the facts come from a run of the correctness checks of their suites (of every suite if
       # theirs have none).
@@ -504,7 +516,7 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
         set(evidence_checks ${correctness_checks})
       endif()
       string(REPLACE ";" ":" evidence_filter "${evidence_checks}")
-      list(APPEND environment "EXPECT_EVIDENCE_CHECKS=${evidence_filter}")
+      list(APPEND options --evidence "${expected_evidence}" --evidence-checks "${evidence_filter}")
     endif()
     # "// isolation: what it reaches for": a red-team case that only the launcher's isolation
     # stops. In a run that was not isolated (no bubblewrap, not root) one not caught is skipped,
@@ -512,28 +524,32 @@ function(_labs_add_must_fail_tests lab lab_dir ids kinds bonus_ids)
     # "// sandbox: bubblewrap": where bubblewrap runs, the launcher must have run in it.
     file(STRINGS "${file}" isolation_lines REGEX "^// isolation:")
     file(STRINGS "${file}" sandbox_lines REGEX "^// sandbox: bubblewrap")
+    set(isolation "")
     if(isolation_lines)
-      list(APPEND environment "EXPECT_ISOLATION=or-skip")
+      set(isolation --isolation or-skip)
     elseif(sandbox_lines)
-      list(APPEND environment "EXPECT_ISOLATION=bubblewrap")
+      set(isolation --isolation bubblewrap)
     endif()
-    if(environment)
-      set_tests_properties(${lab}.must_fail.${name} PROPERTIES ENVIRONMENT "${environment}")
-    endif()
+    _labs_expect_command(expect ${lab} "${spec}" fail
+                         "${CMAKE_BINARY_DIR}/results/must_fail/${target}" "${must_fail}"
+                         ${options} ${isolation})
+    add_test(NAME ${lab}.must_fail.${name} COMMAND ${expect})
+    set_tests_properties(${lab}.must_fail.${name} PROPERTIES
+      LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600
+      ENVIRONMENT "${launcher_env}")
+    labs_gpu_test(${lab}.must_fail.${name})
     # An "// isolation:" case runs again without bubblewrap (LABGRADE_BWRAP names none), where a
     # root lab program isolates the launcher by hand (a uid and a PID namespace of its own); it
     # must be caught there too, and the run must say it was isolated. CI has bubblewrap and runs
     # as root: this is its test of the path without it. Skipped when not root.
     if(isolation_lines)
-      list(REMOVE_ITEM environment "EXPECT_ISOLATION=or-skip")
-      list(APPEND environment "LABGRADE_BWRAP=/nonexistent/bwrap" "EXPECT_ISOLATION=by-hand")
-      add_test(NAME ${lab}.must_fail.${name}.without_bubblewrap
-               COMMAND sh "${LABS_CMAKE_DIR}/expect_failure.sh" "${program}"
-                       "${CMAKE_BINARY_DIR}/results/must_fail/${target}-without-bubblewrap"
-                       ${must_fail})
+      _labs_expect_command(expect ${lab} "${spec}" fail
+                           "${CMAKE_BINARY_DIR}/results/must_fail/${target}-without-bubblewrap"
+                           "${must_fail}" ${options} --isolation by-hand)
+      add_test(NAME ${lab}.must_fail.${name}.without_bubblewrap COMMAND ${expect})
       set_tests_properties(${lab}.must_fail.${name}.without_bubblewrap PROPERTIES
         LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600
-        ENVIRONMENT "${environment}")
+        ENVIRONMENT "${launcher_env};LABGRADE_BWRAP=/nonexistent/bwrap")
       labs_gpu_test(${lab}.must_fail.${name}.without_bubblewrap)
     endif()
   endforeach()

@@ -6,8 +6,12 @@
 #   run_check.sh LAB_EXE LABCHECK LAB SUMMARY_DIR verdict RESULTS CHECK
 #   run_check.sh LAB_EXE LABCHECK LAB SUMMARY_DIR check   SPEC RESULTS CHECK TIMEOUT
 #   run_check.sh LAB_EXE LABCHECK LAB SUMMARY_DIR report  SPEC RESULTS REPORT KERNEL_LABEL HANDOUT
+#   run_check.sh LAB_EXE LABCHECK LAB SUMMARY_DIR expect  fail|pass OPTIONS... -- LAB_EXE ...
 # `run` runs every check in one run of the lab program (labN.run) and `verdict` shows one check's
-# part of it (labN.<Check>); `check` runs one check alone.
+# part of it (labN.<Check>); `check` runs one check alone. `expect` is a self-test of the checks
+# (labN.must_fail.<kernel>, labN.must_pass.<kernel>): labcheck runs the lab program with a
+# known-wrong (or known-right) launcher and decides whether its checks failed (passed) as they
+# must (grader/src/expect_command.hpp); nothing here reads a record.
 exe=$1 labgrade=$2 lab=$3 summary_dir=$4 mode=$5
 shift 5
 if [ ! -x "$exe" ] || [ ! -x "$labgrade" ]; then
@@ -29,6 +33,10 @@ case $mode in
     # channel, not through a file) and adds --gtest_filter itself.
     exec "$labgrade" run --spec "$1" --results "$2" --check "$3" --timeout "$4" -- \
       "$exe" --spec "$1"
+    ;;
+  expect)
+    . "$(dirname "$0")/ctest_gpu.sh"
+    exec "$labgrade" expect "$@"
     ;;
   report)
     mkdir -p "$summary_dir"

@@ -1,5 +1,6 @@
 // labcheck: what ctest runs for a lab on a student's machine (cmake/run_check.sh): run, verdict
-// and report, the same commands as labgrade's. A program of its own so that a student's
+// and report, the same commands as labgrade's; and expect, the self-tests of the checks
+// (labN.must_fail.*, labN.must_pass.*). A program of its own so that a student's
 // `make labN` compiles only the runner and the report renderer, not the instructor's batch
 // grading (intake, exports, bubblewrap sandboxing, Slurm shards).
 #include <exception>

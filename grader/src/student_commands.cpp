@@ -10,7 +10,8 @@ StudentCommands::StudentCommands(CLI::App& app)
           "Run one check of a lab program as ctest does: its record from the grader channel, "
           "judged as labgrade batch judges it, written to --results")),
       verdict_cmd_(app.add_subcommand(
-          "verdict", "Show one check's output and verdict from a `labgrade run` of every check")) {
+          "verdict", "Show one check's output and verdict from a `labgrade run` of every check")),
+      expect_(app) {
   report_cmd_->add_option("--spec", report_.spec, "The lab's spec.json")
       ->required()
       ->check(CLI::ExistingFile);
@@ -43,10 +44,11 @@ StudentCommands::StudentCommands(CLI::App& app)
   verdict_cmd_->add_option("--check", verdict_.check, "The check id")->required();
 }
 
-std::optional<int> StudentCommands::run() const {
+std::optional<int> StudentCommands::run() {
   if (report_cmd_->parsed()) return report_command(report_);
   if (run_cmd_->parsed()) return run_check_command(run_);
   if (verdict_cmd_->parsed()) return verdict_command(verdict_);
+  if (expect_.chosen()) return expect_.run();
   return std::nullopt;
 }
 

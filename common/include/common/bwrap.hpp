@@ -29,7 +29,6 @@ struct BwrapFound {
 // package; one that names no executable file means none: "LABGRADE_BWRAP names no program (...)",
 // which tests use to force the path without bubblewrap), else `bwrap` in PATH, else the first of
 // kBwrapFixedPaths that is an executable file; else none: "no bubblewrap on this machine".
-// cmake/expect_failure.sh's bubblewrap_runs_here follows the same rule.
 BwrapFound find_bwrap();
 // The same rule on given values (LABGRADE_BWRAP, or nullptr when unset; PATH; the fixed list).
 BwrapFound find_bwrap_in(const char* chosen, std::string_view path,

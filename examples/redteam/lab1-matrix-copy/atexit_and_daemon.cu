@@ -5,8 +5,9 @@
 // isolation: outliving the lab program, and write access to the results folder
 //
 // A record written during the run is overwritten by the lab program's own; one written after the
-// lab program has exited is what ctest, expect_failure.sh and labgrade report read. At start-up
-// this launcher learns the results folder from the lab program's command line (--results-dir in
+// lab program has exited is what labgrade report reads (ctest's labcheck run and expect judge
+// the records the grader channel brought). At start-up this launcher learns the results folder
+// from the lab program's command line (--results-dir in
 // /proc/<ppid>/cmdline, relative to /proc/<ppid>/cwd), registers an atexit handler, a destructor,
 // a terminate handler and a SIGTERM handler that write passing records there, and double-forks a
 // daemon that calls setsid() (out of the process group the lab program kills, and free of

@@ -13,8 +13,8 @@
 // started again outside its sandbox. The second launcher does the same here (a real attack would
 // now write passing records); the copies compute nothing.
 // Why it must fail: the checks fail (no launcher ever says hello), and the run must keep the
-// launcher in bubblewrap wherever bubblewrap runs (cmake/expect_failure.sh, EXPECT_ISOLATION=
-// bubblewrap): only bubblewrap's word (its --json-status-fd report, a run of its own) says that it
+// launcher in bubblewrap wherever bubblewrap runs (`labcheck expect fail --isolation
+// bubblewrap`): only bubblewrap's word (its --json-status-fd report, a run of its own) says that it
 // failed, never the launcher's output.
 #include <unistd.h>
 

@@ -1,0 +1,242 @@
+#include "expect_command.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/bwrap.hpp"
+#include "common/launcher_bwrap.hpp"
+#include "contract/exit_status.hpp"
+#include "contract/seed.hpp"
+#include "contract/spec.hpp"
+#include "lab_program_run.hpp"
+
+namespace grader {
+namespace {
+
+namespace exit_status = contract::exit_status;
+
+// "a b  c" -> a, b, c.
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+// "A.B:C.D" -> A.B, C.D.
+std::vector<std::string> split_filter(const std::string& filter) {
+  std::vector<std::string> ids;
+  std::istringstream in(filter);
+  for (std::string id; std::getline(in, id, ':');) {
+    if (!id.empty()) ids.push_back(id);
+  }
+  return ids;
+}
+
+bool runnable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
+
+// The lab program and, on a GPU, the submission's launcher beside it (LAB_LAUNCHER) must be built;
+// "" when they are, else the line that says which is not.
+std::string not_built(const std::string& program) {
+  const char* launcher = std::getenv("LAB_LAUNCHER");
+  if (launcher && *launcher && !runnable(launcher)) return fmt::format("not built: {}", launcher);
+  if (!runnable(program)) return fmt::format("not built: {}", program);
+  return "";
+}
+
+// The bubblewrap the lab program would use (common/bwrap.hpp's one rule) when it runs here with
+// the launcher's options, else "".
+std::string bubblewrap_here() {
+  const auto found = common::find_bwrap();
+  if (found.path.empty() || !common::bubblewrap_runs_here(found.path)) return "";
+  return found.path;
+}
+
+// A new, empty results folder, writable by its owner alone (lab_program_run.hpp).
+void fresh_results_folder(const std::string& folder) {
+  std::error_code ignored;
+  std::filesystem::remove_all(folder, ignored);
+  prepare_results_folder(folder);
+}
+
+// The named checks' run lacked an evidence kind (a speed check runs no kernel under the
+// emulation): the suites' correctness checks run the kernel, into a folder of their own, quietly;
+// their verdicts judge nothing. nullopt when no such run is due.
+std::optional<std::vector<contract::CheckRecord>> evidence_rerun(const contract::LabSpec& spec,
+                                                                 const ExpectOptions& options,
+                                                                 const LabProgramRun& first,
+                                                                 std::uint64_t seed) {
+  const auto& expected = options.failure;
+  const auto& records = first.outcome.records;
+  if (expected.evidence.empty() || expected.evidence_checks.empty() ||
+      !contract::ran_under_emulation(records) ||
+      missing_evidence(expected.evidence, records).empty()) {
+    return std::nullopt;
+  }
+  const std::string folder = options.results_dir + "-evidence";
+  fresh_results_folder(folder);
+  LabProgramRequest request;
+  request.command = options.command;
+  request.checks = split_filter(expected.evidence_checks);
+  request.seed = seed;
+  request.show_output = false;
+  auto rerun = run_lab_program(spec, request);
+  if (!rerun) return std::vector<contract::CheckRecord>{};
+  for (const auto& record : rerun->outcome.records) contract::write_record(folder, record);
+  return std::move(rerun->outcome.records);
+}
+
+// Every named check must be one of the spec's: a typo would otherwise read as "no record".
+bool checks_in_spec(const contract::LabSpec& spec, const ExpectOptions& options) {
+  for (const auto& check : options.checks) {
+    if (!spec.find(check)) {
+      std::fprintf(stderr, "labcheck expect: %s has no check '%s'\n", options.spec.c_str(),
+                   check.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int expect_command(const ExpectOptions& options) {
+  if (options.command.empty()) {
+    std::fprintf(stderr, "labcheck expect: no program to run (give it after --)\n");
+    return exit_status::bad_setup;
+  }
+  if (const auto line = not_built(options.command.front()); !line.empty()) {
+    std::printf("%s\n", line.c_str());
+    return exit_status::skipped;
+  }
+  const auto isolation = options.failure.isolation;
+  if (isolation == IsolationExpectation::by_hand && ::geteuid() != 0) {
+    std::printf(
+        "skipped: without bubblewrap only root can isolate the launcher (a uid of its own)\n");
+    return exit_status::skipped;
+  }
+  contract::LabSpec spec;
+  LabProgramRequest request;
+  try {
+    spec = contract::load_spec(options.spec);
+    // The student's replay (LAB_SEED=... ctest -R ...) works as with the program alone.
+    request.seed = contract::choose_seed(std::nullopt);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "labcheck expect: %s\n", error.what());
+    return exit_status::bad_setup;
+  }
+  if (!checks_in_spec(spec, options)) return exit_status::bad_setup;
+  request.command = options.command;
+  request.checks = options.checks;
+  if (isolation != IsolationExpectation::none) {
+    // The seed on the command line too, where a launcher would find it if it could read the lab
+    // program's (or its PID namespace's init's) /proc cmdline: the red-team cases look there.
+    request.command.insert(request.command.begin() + 1, {"--seed", std::to_string(request.seed)});
+  }
+  fresh_results_folder(options.results_dir);
+  auto run = run_lab_program(spec, request);
+  if (!run) {
+    std::fprintf(stderr, "labcheck expect: interrupted\n");
+    return kInterrupted;
+  }
+  if (!keep_records(options.results_dir, *run, "")) return exit_status::fail;
+  const RunSeen seen{options.checks, run->outcome.records, run->output, run->isolation_lines};
+  Judgement judgement;
+  if (options.must_pass) {
+    judgement = judge_pass(seen);
+  } else {
+    FailureContext context;
+    const auto rerun = evidence_rerun(spec, options, *run, request.seed);
+    if (rerun) context.evidence_rerun = &*rerun;
+    if (isolation == IsolationExpectation::bubblewrap) context.bubblewrap_here = bubblewrap_here();
+    judgement = judge_failure(options.failure, seen, context);
+  }
+  for (const auto& line : judgement.lines) std::printf("%s\n", line.c_str());
+  return judgement.status;
+}
+
+ExpectCommand::ExpectCommand(CLI::App& app)
+    : expect_cmd_(app.add_subcommand(
+          "expect",
+          "A self-test of the checks: run the lab program with a known-wrong (fail) or "
+          "known-right (pass) launcher, LAB_LAUNCHER, as `run` does, and say whether every named "
+          "check failed (passed) as it must")) {
+  auto& command = *expect_cmd_;
+  // A positional, not a subcommand of its own: CLI11 gives what follows `--` of a nested
+  // subcommand to its parent.
+  command.add_option("mode", mode_, "fail: every named check must fail; pass: every one pass")
+      ->required()
+      ->check(CLI::IsMember({"fail", "pass"}));
+  command.add_option("--spec", options_.spec, "The lab's spec.json")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command
+      .add_option("--results", options_.results_dir,
+                  "Folder for the run's result records (emptied first)")
+      ->required();
+  // Plain strings: a vector option before `--` makes this CLI11 give the program's own options
+  // (--spec) to labcheck.
+  command
+      .add_option("--checks", checks_,
+                  "The checks the kernel is held to, as in --gtest_filter: A.B:C.D")
+      ->required();
+  add_failure_options(command);
+  command.add_option("command", options_.command, "The lab program and its arguments (after --)")
+      ->required();
+}
+
+// What only `expect fail` asks (expectation.hpp, FailureExpectation).
+void ExpectCommand::add_failure_options(CLI::App& command) {
+  auto& failure = options_.failure;
+  failure_options_ = {
+      command.add_flag("--any", failure.any,
+                       "fail: caught when at least one named check fails (a race a schedule may "
+                       "not show in every check)"),
+      command.add_option("--reason", failure.reason,
+                         "fail: words a failed check's record must hold to count as caught"),
+      command.add_option("--diagnosis", diagnoses_,
+                         "fail: the mistake's ids (// diagnosis:), separated by spaces: every "
+                         "diagnosis given must be one, and one check must name the first (held "
+                         "to it on a GPU only)"),
+      command.add_option("--evidence", evidence_,
+                         "fail: evidence kinds (// evidence:), separated by spaces, the records "
+                         "must carry under the CPU emulation"),
+      command.add_option("--evidence-checks", failure.evidence_checks,
+                         "fail: checks (A.B:C.D) run again for the facts when the named checks' "
+                         "run lacks a kind"),
+      command
+          .add_option("--isolation", isolation_,
+                      "fail: how the launcher must have been kept apart: or-skip (a red-team "
+                      "case: skipped, not failed, in a run that was not isolated), by-hand (root, "
+                      "no bubblewrap), bubblewrap (in it wherever it runs here)")
+          ->check(CLI::IsMember({"or-skip", "by-hand", "bubblewrap"})),
+  };
+}
+
+int ExpectCommand::run() {
+  options_.must_pass = mode_ == "pass";
+  options_.checks = split_filter(checks_);
+  for (const auto* option : failure_options_) {
+    if (options_.must_pass && option->count() > 0) {
+      std::fprintf(stderr, "labcheck expect pass: %s is for `expect fail` only\n",
+                   option->get_name().c_str());
+      return exit_status::bad_setup;
+    }
+  }
+  auto& failure = options_.failure;
+  failure.diagnoses = split_words(diagnoses_);
+  failure.evidence = split_words(evidence_);
+  failure.isolation = isolation_ == "or-skip"      ? IsolationExpectation::or_skip
+                      : isolation_ == "by-hand"    ? IsolationExpectation::by_hand
+                      : isolation_ == "bubblewrap" ? IsolationExpectation::bubblewrap
+                                                   : IsolationExpectation::none;
+  return expect_command(options_);
+}
+
+}  // namespace grader
