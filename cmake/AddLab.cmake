@@ -309,7 +309,7 @@ endfunction()
 # for speed (its checks "not measured") is judged by them instead of skipped.
 # "// must-fail: build" is a kernel whose build must fail (a call into a library the launcher does
 # not link): its test builds it and passes when the build fails saying the "// build-output:"
-# words (cmake/expect_build_failure.sh). It is not part of all_known_wrong, which must build.
+# words (`labcheck expect build-fail`). It is not part of all_known_wrong, which must build.
 # The others run through `labcheck expect fail` (grader/src/expect_command.hpp), which checks the
 # diagnosis, the evidence and the isolation too.
 function(_labs_add_must_fail_tests lab lab_dir spec ids kinds bonus_ids)
@@ -430,10 +430,18 @@ function(_labs_add_must_fail_tests lab lab_dir spec ids kinds bonus_ids)
     _labs_add_launcher(${target} ${lab} "${lab_dir}" ${variant_sources})
     if(build_must_fail)
       # Built by its test alone, with nothing of the lab program, which other tests may be running.
+      # `labcheck expect build-fail` (grader/src/expect_build_command.hpp) through run_check.sh.
+      get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+      set(says "")
+      foreach(words IN LISTS build_output)
+        list(APPEND says --says "${words}")
+      endforeach()
       add_test(NAME ${lab}.must_fail.${name}
-               COMMAND sh "${LABS_CMAKE_DIR}/expect_build_failure.sh" "${CMAKE_COMMAND}"
-                       "${CMAKE_BINARY_DIR}" ${target} "$<TARGET_FILE:${lab}_launcher_main>"
-                       ${build_output})
+               COMMAND sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
+                       "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" expect
+                       build-fail --prerequisite "$<TARGET_FILE:${lab}_launcher_main>" ${says}
+                       -- "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target ${target}
+                       -- -j1)
       set_tests_properties(${lab}.must_fail.${name} PROPERTIES
         LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600)
       continue()

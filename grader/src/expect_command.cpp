@@ -21,14 +21,6 @@ namespace {
 
 namespace exit_status = contract::exit_status;
 
-// "a b  c" -> a, b, c.
-std::vector<std::string> split_words(const std::string& text) {
-  std::vector<std::string> words;
-  std::istringstream in(text);
-  for (std::string word; in >> word;) words.push_back(word);
-  return words;
-}
-
 // "A.B:C.D" -> A.B, C.D.
 std::vector<std::string> split_filter(const std::string& filter) {
   std::vector<std::string> ids;
@@ -159,84 +151,6 @@ int expect_command(const ExpectOptions& options) {
   }
   for (const auto& line : judgement.lines) std::printf("%s\n", line.c_str());
   return judgement.status;
-}
-
-ExpectCommand::ExpectCommand(CLI::App& app)
-    : expect_cmd_(app.add_subcommand(
-          "expect",
-          "A self-test of the checks: run the lab program with a known-wrong (fail) or "
-          "known-right (pass) launcher, LAB_LAUNCHER, as `run` does, and say whether every named "
-          "check failed (passed) as it must")) {
-  auto& command = *expect_cmd_;
-  // A positional, not a subcommand of its own: CLI11 gives what follows `--` of a nested
-  // subcommand to its parent.
-  command.add_option("mode", mode_, "fail: every named check must fail; pass: every one pass")
-      ->required()
-      ->check(CLI::IsMember({"fail", "pass"}));
-  command.add_option("--spec", options_.spec, "The lab's spec.json")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command
-      .add_option("--results", options_.results_dir,
-                  "Folder for the run's result records (emptied first)")
-      ->required();
-  // Plain strings: a vector option before `--` makes this CLI11 give the program's own options
-  // (--spec) to labcheck.
-  command
-      .add_option("--checks", checks_,
-                  "The checks the kernel is held to, as in --gtest_filter: A.B:C.D")
-      ->required();
-  add_failure_options(command);
-  command.add_option("command", options_.command, "The lab program and its arguments (after --)")
-      ->required();
-}
-
-// What only `expect fail` asks (expectation.hpp, FailureExpectation).
-void ExpectCommand::add_failure_options(CLI::App& command) {
-  auto& failure = options_.failure;
-  failure_options_ = {
-      command.add_flag("--any", failure.any,
-                       "fail: caught when at least one named check fails (a race a schedule may "
-                       "not show in every check)"),
-      command.add_option("--reason", failure.reason,
-                         "fail: words a failed check's record must hold to count as caught"),
-      command.add_option("--diagnosis", diagnoses_,
-                         "fail: the mistake's ids (// diagnosis:), separated by spaces: every "
-                         "diagnosis given must be one, and one check must name the first (held "
-                         "to it on a GPU only)"),
-      command.add_option("--evidence", evidence_,
-                         "fail: evidence kinds (// evidence:), separated by spaces, the records "
-                         "must carry under the CPU emulation"),
-      command.add_option("--evidence-checks", failure.evidence_checks,
-                         "fail: checks (A.B:C.D) run again for the facts when the named checks' "
-                         "run lacks a kind"),
-      command
-          .add_option("--isolation", isolation_,
-                      "fail: how the launcher must have been kept apart: or-skip (a red-team "
-                      "case: skipped, not failed, in a run that was not isolated), by-hand (root, "
-                      "no bubblewrap), bubblewrap (in it wherever it runs here)")
-          ->check(CLI::IsMember({"or-skip", "by-hand", "bubblewrap"})),
-  };
-}
-
-int ExpectCommand::run() {
-  options_.must_pass = mode_ == "pass";
-  options_.checks = split_filter(checks_);
-  for (const auto* option : failure_options_) {
-    if (options_.must_pass && option->count() > 0) {
-      std::fprintf(stderr, "labcheck expect pass: %s is for `expect fail` only\n",
-                   option->get_name().c_str());
-      return exit_status::bad_setup;
-    }
-  }
-  auto& failure = options_.failure;
-  failure.diagnoses = split_words(diagnoses_);
-  failure.evidence = split_words(evidence_);
-  failure.isolation = isolation_ == "or-skip"      ? IsolationExpectation::or_skip
-                      : isolation_ == "by-hand"    ? IsolationExpectation::by_hand
-                      : isolation_ == "bubblewrap" ? IsolationExpectation::bubblewrap
-                                                   : IsolationExpectation::none;
-  return expect_command(options_);
 }
 
 }  // namespace grader

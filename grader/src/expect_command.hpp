@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_build_command.hpp"
 #include "expectation.hpp"
 
 namespace grader {
@@ -28,6 +29,8 @@ struct ExpectOptions {
 
 int expect_command(const ExpectOptions& options);
 
+// The command line of `labcheck expect fail|pass|build-fail` (expect_cli.cpp; build-fail is
+// expect_build_command.hpp's).
 class ExpectCommand {
  public:
   explicit ExpectCommand(CLI::App& app);
@@ -36,15 +39,21 @@ class ExpectCommand {
 
  private:
   void add_failure_options(CLI::App& command);
+  bool options_fit(const std::vector<CLI::Option*>& options, bool given) const;
 
   CLI::App* expect_cmd_;
   std::string mode_;
   ExpectOptions options_;
-  std::vector<CLI::Option*> failure_options_;
+  BuildFailureOptions build_;
+  std::vector<std::string> command_;
   std::string checks_;     // A.B:C.D
   std::string diagnoses_;  // "id other-id"
   std::string evidence_;   // "kind other-kind"
   std::string isolation_;
+  std::string says_;                           // the --says sentences, one a line
+  std::vector<CLI::Option*> run_options_;      // fail and pass need them
+  std::vector<CLI::Option*> failure_options_;  // fail only
+  std::vector<CLI::Option*> build_options_;    // build-fail only
 };
 
 }  // namespace grader

@@ -85,4 +85,11 @@ Judgement judge_failure(const FailureExpectation& expected, const RunSeen& run,
 // A kernel that must pass every named check.
 Judgement judge_pass(const RunSeen& run);
 
+// A kernel whose build must fail (a call into a library the launcher does not link): the build of
+// `target`, its exit status and output, and the sentences the failed build must say, e.g. "calls
+// cublasSgemm_v2 (cuBLAS), which this lab does not allow" (build_expectation.cpp).
+Judgement judge_build_failure(const std::string& target, int build_status,
+                              const std::string& build_output,
+                              const std::vector<std::string>& sentences);
+
 }  // namespace grader

@@ -318,3 +318,32 @@ TEST(ExpectPass, NotJudgedChecksAreLeftOutAndNothingJudgedIsSkipped) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ExpectBuildFailure, AFailedBuildMustSayEverySentence) {
+  const std::vector<std::string> sentences = {
+      "calls cublasSgemm_v2 (cuBLAS), which this lab does not allow", "undefined reference"};
+  const auto caught = grader::judge_build_failure(
+      "lab8_calls_cublas", 2,
+      "ld: undefined reference to cublasSgemm_v2\nkernel.cu calls cublasSgemm_v2 (cuBLAS), which "
+      "this lab does not allow\n",
+      sentences);
+  EXPECT_EQ(caught.status, 0) << text(caught);
+  const auto wrong_words =
+      grader::judge_build_failure("lab8_calls_cublas", 2, "ld: undefined reference\n", sentences);
+  EXPECT_EQ(wrong_words.status, 1) << text(wrong_words);
+  EXPECT_TRUE(says(wrong_words,
+                   "WRONG WORDS: the failed build does not say \"calls "
+                   "cublasSgemm_v2 (cuBLAS), which this lab does not allow\""))
+      << text(wrong_words);
+}
+
+TEST(ExpectBuildFailure, ABuildThatWorkedIsNotCaught) {
+  const auto judgement = grader::judge_build_failure("lab8_calls_cublas", 0, "", {"anything"});
+  EXPECT_EQ(judgement.status, 1) << text(judgement);
+  EXPECT_TRUE(says(judgement, "NOT CAUGHT: lab8_calls_cublas was built, but its build must fail"))
+      << text(judgement);
+}
+
+}  // namespace
