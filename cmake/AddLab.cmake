@@ -279,17 +279,17 @@ endfunction()
 
 # The launcher's view of the machine when a root lab program isolates it by hand (harness/runtime/
 # src/student/launcher_view.hpp), tested once, with the first lab's program: a launcher that is a
-# shell script under /tmp says what it sees (cmake/expect_launcher_view.sh). Skipped when not root.
-function(_labs_add_launcher_view_test lab ids)
+# shell script under /tmp says what it sees (`labcheck expect launcher-view`). Skipped when not root.
+function(_labs_add_launcher_view_test lab spec ids)
   get_property(registered GLOBAL PROPERTY LABS_LAUNCHER_VIEW_TEST)
   if(registered)
     return()
   endif()
   set_property(GLOBAL PROPERTY LABS_LAUNCHER_VIEW_TEST ON)
   list(GET ids 0 check)
-  add_test(NAME ${lab}.isolation.launcher_view
-           COMMAND sh "${LABS_CMAKE_DIR}/expect_launcher_view.sh" "$<TARGET_FILE:${lab}>"
-                   "${CMAKE_BINARY_DIR}/results/launcher_view" ${check})
+  _labs_expect_command(expect ${lab} "${spec}" launcher-view
+                       "${CMAKE_BINARY_DIR}/results/launcher_view" "${check}")
+  add_test(NAME ${lab}.isolation.launcher_view COMMAND ${expect})
   set_tests_properties(${lab}.isolation.launcher_view PROPERTIES
     LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 120)
   labs_gpu_test(${lab}.isolation.launcher_view)
@@ -313,7 +313,7 @@ endfunction()
 # The others run through `labcheck expect fail` (grader/src/expect_command.hpp), which checks the
 # diagnosis, the evidence and the isolation too.
 function(_labs_add_must_fail_tests lab lab_dir spec ids kinds bonus_ids)
-  _labs_add_launcher_view_test(${lab} "${ids}")
+  _labs_add_launcher_view_test(${lab} "${spec}" "${ids}")
   set(variants "starter=${lab_dir}/kernel.cu")
   set(nightly_variants "")
   # Hostile submissions (examples/redteam/<folder>/) are known-wrong kernels too: each must fail

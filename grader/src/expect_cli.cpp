@@ -6,6 +6,7 @@
 #include "contract/exit_status.hpp"
 #include "expect_build_command.hpp"
 #include "expect_command.hpp"
+#include "expect_view_command.hpp"
 
 namespace grader {
 namespace {
@@ -60,9 +61,10 @@ ExpectCommand::ExpectCommand(CLI::App& app)
   command
       .add_option("mode", mode_,
                   "fail: every named check must fail; pass: every one pass; build-fail: the "
-                  "build after -- must fail saying every --says sentence")
+                  "build after -- must fail saying every --says sentence; launcher-view: the "
+                  "launcher isolated by hand (root) must see the view it must have")
       ->required()
-      ->check(CLI::IsMember({"fail", "pass", "build-fail"}));
+      ->check(CLI::IsMember({"fail", "pass", "build-fail", "launcher-view"}));
   run_options_ = {
       command.add_option("--spec", options_.spec, "fail, pass: the lab's spec.json")
           ->check(CLI::ExistingFile),
@@ -138,11 +140,20 @@ int ExpectCommand::run() {
     return expect_build_failure_command(build_);
   }
   options_.must_pass = mode_ == "pass";
+  const bool view = mode_ == "launcher-view";
   if (!options_fit(run_options_, false) || !options_fit(build_options_, true) ||
-      (options_.must_pass && !options_fit(failure_options_, true))) {
+      ((options_.must_pass || view) && !options_fit(failure_options_, true))) {
     return exit_status::bad_setup;
   }
   options_.checks = split_checks(checks_);
+  if (view) {
+    if (options_.checks.size() != 1) {
+      std::fprintf(stderr, "labcheck expect launcher-view: --checks names one check\n");
+      return exit_status::bad_setup;
+    }
+    return expect_launcher_view_command(
+        {options_.spec, options_.results_dir, options_.checks.front(), command_});
+  }
   options_.command = command_;
   auto& failure = options_.failure;
   failure.diagnoses = split_words(diagnoses_);

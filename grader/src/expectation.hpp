@@ -85,6 +85,17 @@ Judgement judge_failure(const FailureExpectation& expected, const RunSeen& run,
 // A kernel that must pass every named check.
 Judgement judge_pass(const RunSeen& run);
 
+// The launcher's view of the machine when a root lab program isolates it by hand
+// (labN.isolation.launcher_view): what the launcher, a shell script, printed ("view uid: ...",
+// "view dev: ...", ...), the lab program's isolation lines, and whether the file it wrote in its
+// /tmp is in the machine's (launcher_view_expectation.cpp).
+struct LauncherViewSeen {
+  std::string output;
+  std::vector<std::string> isolation_lines;
+  bool left_file_in_machine_tmp = false;
+};
+Judgement judge_launcher_view(const LauncherViewSeen& seen);
+
 // A kernel whose build must fail (a call into a library the launcher does not link): the build of
 // `target`, its exit status and output, and the sentences the failed build must say, e.g. "calls
 // cublasSgemm_v2 (cuBLAS), which this lab does not allow" (build_expectation.cpp).

@@ -98,6 +98,7 @@ std::optional<LabProgramRun> run_lab_program(const contract::LabSpec& spec,
   run.max_check_seconds = request.max_check_seconds;
   run.startup_seconds = kStartupSeconds;
   run.policy = student_machine_policy();
+  run.policy.env = request.env;
   const IsolationFile isolation;
   if (!isolation.path().empty())
     run.policy.env.emplace_back("LAB_ISOLATION_FILE", isolation.path());

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "batch/run_step.hpp"
@@ -24,6 +25,8 @@ struct LabProgramRequest {
   double max_check_seconds = 0;     // 0: each check's own timeout_s from the spec
   std::uint64_t seed = 0;           // sent over the grader channel
   bool show_output = true;          // print the program's output as it comes
+  // Set for the program on top of the caller's environment (LAB_LAUNCHER, LABGRADE_BWRAP).
+  std::vector<std::pair<std::string, std::string>> env;
 };
 
 struct LabProgramRun {

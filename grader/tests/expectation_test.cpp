@@ -347,3 +347,40 @@ TEST(ExpectBuildFailure, ABuildThatWorkedIsNotCaught) {
 }
 
 }  // namespace
+
+namespace {
+
+grader::LauncherViewSeen isolated_view() {
+  grader::LauncherViewSeen seen;
+  seen.output =
+      "launcher: view uid: 200003\n"
+      "launcher: view dev: fd full null random shm stderr stdin stdout urandom zero \n"
+      "launcher: view init:   \n"
+      "launcher: view nproc: 1024\n"
+      "launcher: view tmp: writable\n"
+      "launcher: view shm: writable\n";
+  seen.isolation_lines = {"isolated: uid 200003 in a PID namespace of its own"};
+  return seen;
+}
+
+TEST(ExpectLauncherView, TheViewOfALauncherIsolatedByHand) {
+  const auto judgement = grader::judge_launcher_view(isolated_view());
+  EXPECT_EQ(judgement.status, 0) << text(judgement);
+  EXPECT_TRUE(says(judgement, "isolated by hand as it must be")) << text(judgement);
+}
+
+TEST(ExpectLauncherView, TheLabProgramsSeedOrDevicesInSightAreNotIsolated) {
+  auto seen = isolated_view();
+  seen.output += "launcher: view init: /build/labs/lab1 --seed 4242\n";
+  seen.output += "launcher: view dev: nvidia0 nvidiactl null \n";
+  seen.left_file_in_machine_tmp = true;
+  const auto judgement = grader::judge_launcher_view(seen);
+  EXPECT_EQ(judgement.status, 1) << text(judgement);
+  EXPECT_TRUE(says(judgement, "its /proc/1/cmdline shows the lab program's")) << text(judgement);
+  EXPECT_TRUE(says(judgement, "what it wrote in its /tmp is in the machine's")) << text(judgement);
+  seen = isolated_view();
+  seen.isolation_lines = {"isolated: bubblewrap"};
+  EXPECT_EQ(grader::judge_launcher_view(seen).status, 1);
+}
+
+}  // namespace
