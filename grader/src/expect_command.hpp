@@ -4,7 +4,9 @@
 // (lab_program_run.hpp: the batch's runner and verdict table), keeps the records in --results, and
 // decides whether the run met the expectation (expectation.hpp): exit 0 met, 1 not met, 77 nothing
 // could be judged here (no GPU, only speed checks under the CPU emulation, a program not built, no
-// root to isolate by hand), 2 a bad command line or spec.
+// root to isolate by hand), 2 a bad command line or spec. The same command's other modes:
+// `build-fail` (expect_build_command.hpp: a kernel whose build must fail) and `launcher-view`
+// (expect_view_command.hpp: the view of a launcher isolated by hand).
 #pragma once
 
 #include <CLI/CLI.hpp>
