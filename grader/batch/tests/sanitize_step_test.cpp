@@ -2,6 +2,7 @@
 // program as the real one runs its target, then prints what the real one printed for an
 // out-of-bounds read on an H100 (CUDA 13.0).
 #include "batch/sanitize_step.hpp"
+#include "batch/sanitizer_plan.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
