@@ -9,7 +9,9 @@
 #     spec check (labN.Suite.Name, labels labN and the check's kind: `labgrade verdict`, its part
 #     of the output and its verdict); skipped with "not built: run make labN" until it is built;
 #   - labN.setup (clears old results) and labN.report (renders build/reports/labN.html) as the
-#     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report.
+#     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report;
+#   - on a GPU build, labN.sanitizer (`labcheck sanitize`: the batch's compute-sanitizer pass)
+#     between labN.run and the checks' tests, whose records its findings can fail.
 set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 # nvcc flags for the student's sources only, in ctest's build and in the batch grader's (the kit's
 # "compile"): -lineinfo maps the kernels' machine code to kernel.cu's lines, so compute-sanitizer
@@ -23,6 +25,12 @@ set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
 find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
              HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
+# What `labcheck sanitize` is given: compute-sanitizer's path, or "" when it was not found (its
+# tests are registered all the same, and skip saying so).
+set(LABS_SANITIZER_FOR_TESTS "")
+if(LABS_COMPUTE_SANITIZER)
+  set(LABS_SANITIZER_FOR_TESTS "${LABS_COMPUTE_SANITIZER}")
+endif()
 find_program(LABS_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
 
 # The student's launcher program: their .cu files (host code and device code in one compile) with
@@ -236,12 +244,8 @@ function(_labs_add_sanitizer_test lab spec results runner out_fixtures)
   set(fixtures "${lab};${lab}_run")
   # Under the CPU emulation the emulator checks the kernels' accesses in the run itself.
   if(NOT LABS_EMULATION)
-    set(sanitizer "${LABS_COMPUTE_SANITIZER}")
-    if(NOT sanitizer)
-      set(sanitizer "")  # labcheck says the test is skipped, and why
-    endif()
     add_test(NAME ${lab}.sanitizer
-             COMMAND ${runner} sanitize "${spec}" "${results}" "${sanitizer}")
+             COMMAND ${runner} sanitize "${spec}" "${results}" "${LABS_SANITIZER_FOR_TESTS}")
     set_tests_properties(${lab}.sanitizer PROPERTIES
       LABELS "${lab};sanitizer" FIXTURES_REQUIRED "${lab};${lab}_run"
       FIXTURES_SETUP ${lab}_sanitized SKIP_RETURN_CODE 77 TIMEOUT 900)
@@ -258,15 +262,12 @@ endfunction()
 function(_labs_add_must_catch_test lab spec name tool file launcher_env)
   get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
   get_filename_component(file_name "${file}" NAME)
-  set(sanitizer "${LABS_COMPUTE_SANITIZER}")
-  if(NOT sanitizer)
-    set(sanitizer "")
-  endif()
   add_test(NAME ${lab}.must_fail.${name}.${tool}
            COMMAND sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
                    "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" sanitize
                    "${spec}" "${CMAKE_BINARY_DIR}/results/must_fail/${lab}_${name}-${tool}"
-                   "${sanitizer}" --tool ${tool} --student-file "${file_name}" --expect-findings)
+                   "${LABS_SANITIZER_FOR_TESTS}" --tool ${tool} --student-file "${file_name}"
+                   --expect-findings)
   set_tests_properties(${lab}.must_fail.${name}.${tool} PROPERTIES
     LABELS "${lab};known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900
     ENVIRONMENT "${launcher_env}")
