@@ -185,6 +185,26 @@ TEST(SanitizeChecks, FailedChecksAndOtherKindsAreLeftOut) {
   EXPECT_EQ(records[0].verdict, Verdict::pass);
 }
 
+// One command line for every run under compute-sanitizer: the batch's pass, its hosted memcheck
+// and ctest's `labcheck sanitize` (grader/tests/labcheck_sanitize_test.cpp sees it there).
+TEST(SanitizerCommand, EveryRunStartsWithTheOneCommandLine) {
+  const std::vector<std::string> expected{"/cuda/bin/compute-sanitizer",
+                                          "--tool",
+                                          "racecheck",
+                                          "--target-processes",
+                                          "application-only",
+                                          "--print-limit",
+                                          "200",
+                                          "--report-api-errors",
+                                          "no"};
+  EXPECT_EQ(sanitizer_command("/cuda/bin/compute-sanitizer", "racecheck"), expected);
+  SanitizerPass pass{"/cuda/bin/compute-sanitizer", {"memcheck"}, {"kernel.cu"}};
+  const auto hosted = hosted_memcheck_request(fake_request(), pass, {});
+  const auto memcheck = sanitizer_command(pass.sanitizer, "memcheck");
+  ASSERT_GE(hosted.command.size(), memcheck.size());
+  EXPECT_TRUE(std::equal(memcheck.begin(), memcheck.end(), hosted.command.begin()));
+}
+
 // ---- memcheck hosted in the correctness run ----
 
 TEST(HostedMemcheck, TheRequestWrapsTheRunAndInstrumentsTheStudentsKernelsAlone) {
