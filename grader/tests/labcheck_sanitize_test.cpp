@@ -47,7 +47,8 @@ std::string read_text(const std::filesystem::path& file) {
 struct Fixture {
   std::filesystem::path dir;
   std::filesystem::path results;
-  std::filesystem::path bin;  // on PATH first: the stand-in nvidia-smi
+  std::filesystem::path bin;        // on PATH first: the stand-in nvidia-smi
+  std::string scenario = "honest";  // what the fake lab program does (FAKE_SCENARIO)
 
   explicit Fixture(const std::string& name)
       : dir(grader_test::scratch("sanitize-" + name)), results(dir / "results"), bin(dir / "bin") {
@@ -78,8 +79,8 @@ struct Fixture {
   }
 
   grader_test::Result labcheck(const std::string& arguments) const {
-    return run_shell("PATH='" + bin.string() +
-                     "':\"$PATH\" FAKE_SCENARIO=honest '" LABCHECK_PATH "' " + arguments);
+    return run_shell("PATH='" + bin.string() + "':\"$PATH\" FAKE_SCENARIO=" + scenario +
+                     " '" LABCHECK_PATH "' " + arguments);
   }
 
   // The graded run, as labN.run does it: every check passes.
@@ -171,6 +172,27 @@ TEST(LabcheckSanitize, WithoutComputeSanitizerOrAGpuItIsSkippedSayingWhy) {
   EXPECT_NE(no_gpu.output.find("skipped: no GPU for compute-sanitizer"), std::string::npos)
       << no_gpu.output;
   EXPECT_EQ(f.record("Lab.Second").verdict, contract::Verdict::pass);
+}
+
+// A run whose checks earned nothing (here: the lab program found no GPU) leaves the pass nothing
+// to look at; a check that failed in the run has nothing left to lose.
+TEST(LabcheckSanitize, ChecksThatEarnedNothingAreLeftAlone) {
+  Fixture f("nothing-earned");
+  f.scenario = "no_gpu";
+  f.run_the_checks();
+  const auto nothing = f.sanitize(f.sanitizer(kOutOfBoundsRead));
+  EXPECT_EQ(nothing.exit_code, 77) << nothing.output;
+  EXPECT_NE(nothing.output.find("no correctness check earned points"), std::string::npos)
+      << nothing.output;
+  EXPECT_EQ(f.record("Lab.Second").verdict, contract::Verdict::skipped);
+  Fixture crashed("crashed");
+  crashed.scenario = "crash_second";
+  crashed.run_the_checks();
+  const auto before = crashed.record("Lab.Second").reason;
+  const auto sanitized = crashed.sanitize(crashed.sanitizer(kOutOfBoundsRead));
+  EXPECT_EQ(sanitized.exit_code, 0) << sanitized.output;
+  EXPECT_EQ(crashed.record("Lab.Second").reason, before);
+  EXPECT_EQ(crashed.record("Lab.First").verdict, contract::Verdict::pass);
 }
 
 // A known-wrong kernel (labN.must_fail.NAME.memcheck): caught when a finding in its file is
