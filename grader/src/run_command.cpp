@@ -3,8 +3,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -22,35 +20,12 @@
 #include "contract/record.hpp"
 #include "contract/seed.hpp"
 #include "contract/spec.hpp"
+#include "student_run.hpp"
 
 namespace grader {
 namespace {
 
 namespace exit_status = contract::exit_status;
-
-// Time for the lab program to start (its CUDA context, the launcher) before the check says it
-// started, and to end after its record: a hang there is stopped this soon. With the check's own
-// limit it stays under ctest's TIMEOUT (the check's timeout_s + 30 s, cmake/AddLab.cmake), so the
-// student reads labgrade's reason rather than ctest's bare "Timeout".
-constexpr double kStartupSeconds = 20;
-// labgrade's own status when Ctrl-C (or ctest) stopped it: 128 + SIGINT, as a shell reports it.
-constexpr int kInterrupted = 130;
-
-std::atomic<bool> g_interrupted{false};
-// C linkage ignores the anonymous namespace: the name must differ from labgrade batch's handler.
-extern "C" void on_run_interrupted(int) { g_interrupted = true; }
-
-// Nothing to contain on a student's machine: the program is their own build of the kit's lab
-// program (the student's code runs in its launcher, apart). No isolation, the student's own
-// environment (CUDA_VISIBLE_DEVICES from ctest's GPU resources, LAB_SEED, LABS_EMU_SCHEDULE) and
-// no resource limits, so it works without bubblewrap and without root; only time is watched.
-sandbox::Policy student_machine_policy() {
-  sandbox::Policy policy;
-  policy.isolate = false;
-  policy.inherit_environment = true;
-  policy.resource_limits = false;
-  return policy;
-}
 
 // A file the lab program appends "isolated: how" or "not isolated: why" to, once per launcher it
 // starts (harness/runtime/src/student/launcher_isolation.hpp); removed with this object. Made
@@ -101,11 +76,6 @@ void prepare_results_folder(const std::filesystem::path& results_dir) {
   std::filesystem::permissions(
       results_dir, std::filesystem::perms::group_write | std::filesystem::perms::others_write,
       std::filesystem::perm_options::remove, ignored);
-}
-
-void show_output(std::string_view piece) {
-  std::fwrite(piece.data(), 1, piece.size(), stdout);
-  std::fflush(stdout);
 }
 
 // The lines of `output` from the start of `check` ("[ RUN      ] Suite.Name") up to the start of
@@ -186,10 +156,10 @@ int run_check_command(const RunOptions& options) {
     std::fprintf(stderr, "labgrade run: no program to run (give it after --)\n");
     return exit_status::bad_setup;
   }
-  batch::RunRequest request;
+  std::uint64_t seed = 0;
   try {
     // The student's replay (LAB_SEED=... ctest -R ...) works as with the program alone.
-    request.seed = contract::choose_seed(std::nullopt);
+    seed = contract::choose_seed(std::nullopt);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labgrade run: LAB_SEED: %s\n", error.what());
     return exit_status::bad_setup;
@@ -197,25 +167,18 @@ int run_check_command(const RunOptions& options) {
   prepare_results_folder(options.results_dir);
   forget_earlier_records(options.results_dir, *checks);
 
-  request.command = options.command;
-  request.checks = *checks;
+  auto request = student_run_request(options.command, *checks, seed);
   // One check: the limit given; all of them: each its spec's own.
   request.max_check_seconds = options.check.empty() ? 0 : options.timeout_s;
-  request.startup_seconds = kStartupSeconds;
-  request.policy = student_machine_policy();
   const IsolationFile isolation;
   if (!isolation.path().empty()) {
     request.policy.env.emplace_back("LAB_ISOLATION_FILE", isolation.path());
   }
-  request.interrupted = &g_interrupted;
   std::string output;
   request.on_output = [&output](std::string_view piece) {
     show_output(piece);
     output.append(piece);
   };
-  std::signal(SIGINT, on_run_interrupted);
-  std::signal(SIGTERM, on_run_interrupted);
-  std::fflush(stdout);
   auto outcome = batch::run_checks(spec, request);
   if (outcome.interrupted || outcome.records.empty()) {
     std::fprintf(stderr, "labgrade run: interrupted\n");

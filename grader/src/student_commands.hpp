@@ -1,7 +1,8 @@
 // The subcommands ctest runs for a lab on a student's machine: `run` (the lab program through the
-// runner and verdict table), `verdict` (one check's part of that run) and `report` (the HTML
-// report). Declared once here and offered by two programs: labcheck, the small program a
-// student's `make labN` builds for ctest, and labgrade, the instructor's tool, which has them too.
+// runner and verdict table), `sanitize` (compute-sanitizer's pass, charging findings to the run's
+// checks), `verdict` (one check's part of that run) and `report` (the HTML report). Declared once
+// here and offered by two programs: labcheck, the small program a student's `make labN` builds for
+// ctest, and labgrade, the instructor's tool, which has them too.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,6 +11,7 @@
 
 #include "report_command.hpp"
 #include "run_command.hpp"
+#include "sanitize_command.hpp"
 
 namespace grader {
 
@@ -20,11 +22,15 @@ class StudentCommands {
   std::optional<int> run() const;
 
  private:
+  void add_sanitize_options();
+
   CLI::App* report_cmd_;
   CLI::App* run_cmd_;
+  CLI::App* sanitize_cmd_;
   CLI::App* verdict_cmd_;
   ReportOptions report_;
   RunOptions run_;
+  SanitizeOptions sanitize_;
   VerdictOptions verdict_;
 };
 
