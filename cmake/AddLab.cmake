@@ -9,7 +9,9 @@
 #     spec check (labN.Suite.Name, labels labN and the check's kind: `labgrade verdict`, its part
 #     of the output and its verdict); skipped with "not built: run make labN" until it is built;
 #   - labN.setup (clears old results) and labN.report (renders build/reports/labN.html) as the
-#     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report.
+#     fixture around the checks, so `ctest -L labN` or `ctest -R ...` always ends with a report;
+#   - on a GPU build, labN.sanitizer (`labcheck sanitize`: the batch's compute-sanitizer pass)
+#     between labN.run and the checks' tests, whose records its findings can fail.
 set(LABS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 # nvcc flags for the student's sources only, in ctest's build and in the batch grader's (the kit's
 # "compile"): -lineinfo maps the kernels' machine code to kernel.cu's lines, so compute-sanitizer
@@ -23,6 +25,12 @@ set(LABS_SUMMARY_DIR "${CMAKE_BINARY_DIR}/reports/.ctest-run")
 set_property(GLOBAL PROPERTY LABS_ALL_LABS "")
 find_program(LABS_COMPUTE_SANITIZER compute-sanitizer
              HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
+# What `labcheck sanitize` is given: compute-sanitizer's path, or "" when it was not found (its
+# tests are registered all the same, and skip saying so).
+set(LABS_SANITIZER_FOR_TESTS "")
+if(LABS_COMPUTE_SANITIZER)
+  set(LABS_SANITIZER_FOR_TESTS "${LABS_COMPUTE_SANITIZER}")
+endif()
 find_program(LABS_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}" /usr/local/cuda/bin)
 
 # The student's launcher program: their .cu files (host code and device code in one compile) with
@@ -151,13 +159,16 @@ function(add_lab folder)
     LABELS "${lab}" FIXTURES_REQUIRED ${lab} FIXTURES_SETUP ${lab}_run SKIP_RETURN_CODE 77
     TIMEOUT ${run_timeout})
   labs_gpu_test(${lab}.run)
+  # compute-sanitizer's pass over the run's records (labN.sanitizer) can fail checks: the checks'
+  # tests and the report come after it.
+  _labs_add_sanitizer_test(${lab} "${spec}" "${results}" "${runner}" check_fixtures)
   foreach(id kind IN ZIP_LISTS ids kinds)
     add_test(NAME ${lab}.${id} COMMAND ${runner} verdict "${results}" "${id}")
     # labgrade verdict exits 77 for a check not judged (skipped, not measured, not attempted: the
     # verdict table in grader/batch/verdict_table.hpp; contract/exit_status.hpp's `skipped`).
     set_tests_properties(${lab}.${id} PROPERTIES
       LABELS "${lab};${kind}"
-      FIXTURES_REQUIRED "${lab};${lab}_run"
+      FIXTURES_REQUIRED "${check_fixtures}"
       SKIP_RETURN_CODE 77
       TIMEOUT 30)
   endforeach()
@@ -168,7 +179,6 @@ function(add_lab folder)
   set_tests_properties(${lab}.report PROPERTIES
     FIXTURES_CLEANUP ${lab} LABELS "${lab};report" SKIP_RETURN_CODE 77)
 
-  _labs_add_sanitizer_tests(${lab} "${ids}" "${kinds}" "${results}")
   # nvcc for a GPU, or under the CPU emulation the rewriter and g++ (Slurm CI grades with it)
   _labs_add_grading_kit(${lab} ${folder} "${lab_dir}" "${spec}")
   set_property(GLOBAL APPEND PROPERTY LABS_ALL_LABS ${lab})
@@ -237,31 +247,46 @@ function(_labs_add_must_pass_tests lab lab_dir spec ids)
   endforeach()
 endfunction()
 
-# compute-sanitizer memcheck (out-of-bounds and misaligned accesses, also reads, which guard zones
-# cannot see) and racecheck (shared-memory races) over the correctness checks, as their own tests
-# with the label "sanitizer". Speed and structure checks are left out: the sanitizer slows kernels
-# a hundredfold and holds the profiling interface the launch recorder needs.
-function(_labs_add_sanitizer_tests lab ids kinds results)
-  if(NOT LABS_COMPUTE_SANITIZER OR LABS_EMULATION)
-    return()
+# labN.sanitizer: compute-sanitizer over the run's correctness checks that earned points, the
+# spec's tools (memcheck: out-of-bounds and misaligned accesses, reads too, which guard zones
+# cannot see; racecheck: shared-memory races), each check's first case: `labcheck sanitize`, the
+# batch's pass (grader_sanitizer), so that a finding fails its check with the sanitizer's words at
+# kernel.cu's line and costs the points it costs in `labgrade batch`. It is a fixture setup
+# (labN_sanitized) between the run and the checks' tests: a test skipped (77: no compute-sanitizer,
+# no GPU, the CPU emulation's build has none) still lets CMake run its dependents, a failed one
+# would not. Sets `out_fixtures` to the fixtures the checks' tests require.
+function(_labs_add_sanitizer_test lab spec results runner out_fixtures)
+  set(fixtures "${lab};${lab}_run")
+  # Under the CPU emulation the emulator checks the kernels' accesses in the run itself.
+  if(NOT LABS_EMULATION)
+    add_test(NAME ${lab}.sanitizer
+             COMMAND ${runner} sanitize "${spec}" "${results}" "${LABS_SANITIZER_FOR_TESTS}")
+    set_tests_properties(${lab}.sanitizer PROPERTIES
+      LABELS "${lab};sanitizer" FIXTURES_REQUIRED "${lab};${lab}_run"
+      FIXTURES_SETUP ${lab}_sanitized SKIP_RETURN_CODE 77 TIMEOUT 900)
+    labs_gpu_test(${lab}.sanitizer)
+    list(APPEND fixtures ${lab}_sanitized)
   endif()
-  set(filter "")
-  foreach(id kind IN ZIP_LISTS ids kinds)
-    if(kind STREQUAL "correctness")
-      string(APPEND filter "${id}:")
-    endif()
-  endforeach()
-  if(filter STREQUAL "")
-    return()
-  endif()
-  foreach(tool memcheck racecheck)
-    add_test(NAME ${lab}.sanitizer.${tool}
-             COMMAND sh "${LABS_CMAKE_DIR}/run_sanitizer.sh" "$<TARGET_FILE:${lab}>" "${lab}"
-                     "${LABS_COMPUTE_SANITIZER}" ${tool} "${results}-${tool}" "${filter}")
-    set_tests_properties(${lab}.sanitizer.${tool} PROPERTIES
-      LABELS "${lab};sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900)
-    labs_gpu_test(${lab}.sanitizer.${tool})
-  endforeach()
+  set(${out_fixtures} "${fixtures}" PARENT_SCOPE)
+endfunction()
+
+# labN.must_fail.<name>.<tool>: compute-sanitizer's <tool> must catch the known-wrong kernel
+# `file`: `labcheck sanitize --expect-findings` passes when the batch's pass charges a finding in
+# that file to at least one correctness check, over every case (skipped without compute-sanitizer
+# or a GPU).
+function(_labs_add_must_catch_test lab spec name tool file launcher_env)
+  get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+  get_filename_component(file_name "${file}" NAME)
+  add_test(NAME ${lab}.must_fail.${name}.${tool}
+           COMMAND sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
+                   "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" sanitize
+                   "${spec}" "${CMAKE_BINARY_DIR}/results/must_fail/${lab}_${name}-${tool}"
+                   "${LABS_SANITIZER_FOR_TESTS}" --tool ${tool} --student-file "${file_name}"
+                   --expect-findings)
+  set_tests_properties(${lab}.must_fail.${name}.${tool} PROPERTIES
+    LABELS "${lab};known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900
+    ENVIRONMENT "${launcher_env}")
+  labs_gpu_test(${lab}.must_fail.${name}.${tool})
 endfunction()
 
 # <prefix>.emulated_<tool>: under the CPU emulation, the emulator's own finding in place of
@@ -457,12 +482,6 @@ function(_labs_add_must_fail_tests lab lab_dir spec ids kinds bonus_ids)
     endif()
     add_dependencies(all_known_wrong ${lab})
     if(NOT name STREQUAL "starter")
-      set(correctness_filter "")
-      foreach(id kind IN ZIP_LISTS ids kinds)
-        if(kind STREQUAL "correctness")
-          string(APPEND correctness_filter "${id}:")
-        endif()
-      endforeach()
       if(LABS_EMULATION AND "racecheck" IN_LIST sanitizer_tools)
         # No racecheck on the CPU: a missing __syncthreads() must show as a wrong result under
         # the emulator's schedules instead, in at least one correctness check.
@@ -488,16 +507,9 @@ function(_labs_add_must_fail_tests lab lab_dir spec ids kinds bonus_ids)
           ${correctness_checks})
       endif()
       foreach(tool IN LISTS sanitizer_tools)
-        if(LABS_COMPUTE_SANITIZER AND NOT LABS_EMULATION)
-          add_test(NAME ${lab}.must_fail.${name}.${tool}
-                   COMMAND sh "${LABS_CMAKE_DIR}/run_sanitizer.sh" "${program}"
-                           "${lab}" "${LABS_COMPUTE_SANITIZER}" ${tool}
-                           "${CMAKE_BINARY_DIR}/results/must_fail/${target}-${tool}"
-                           "${correctness_filter}" expect-errors)
-          set_tests_properties(${lab}.must_fail.${name}.${tool} PROPERTIES
-            LABELS "${lab};known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900
-            ENVIRONMENT "${launcher_env}")
-          labs_gpu_test(${lab}.must_fail.${name}.${tool})
+        if(NOT LABS_EMULATION)
+          _labs_add_must_catch_test(${lab} "${lab_dir}/spec.json" ${name} ${tool} "${file}"
+                                    "${launcher_env}")
         endif()
       endforeach()
       if(NOT must_fail)

@@ -55,6 +55,24 @@ if(LABS_PYTHON3)
                    ${lab_specs})
 endif()
 
+if(LABS_PYTHON3)
+  # Each lab's tests in order, from ctest's own listing: the checks' tests wait for
+  # compute-sanitizer's pass (labN.sanitizer, GPU builds), which can fail a check; every
+  # sanitizer test runs through labcheck.
+  if(LABS_EMULATION)
+    set(fixtures_backend emulation)
+  else()
+    set(fixtures_backend cuda)
+  endif()
+  add_test(NAME ci.lab_fixtures
+           COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/tests/check-lab-fixtures.py"
+                   --ctest "${CMAKE_CTEST_COMMAND}" --build "${CMAKE_BINARY_DIR}"
+                   --backend ${fixtures_backend})
+  add_test(NAME ci.lab_fixtures_catches_broken
+           COMMAND "${LABS_PYTHON3}" "${PROJECT_SOURCE_DIR}/scripts/tests/check-lab-fixtures.py"
+                   --self-test)
+endif()
+
 # The one install script's choices (backend, emulated pass, packages offline, modes), with
 # stand-ins for cmake, nvidia-smi and the package list.
 add_test(NAME ci.install_grader

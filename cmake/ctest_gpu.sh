@@ -1,4 +1,4 @@
-# Sourced by the wrappers of GPU tests (run_check.sh, run_sanitizer.sh): when
+# Sourced by the wrappers of GPU tests (run_check.sh): when
 # ctest ran the test with a GPU resource spec (cmake/GpuResources.cmake), it names the GPU it gave
 # the test in CTEST_RESOURCE_GROUP_0_GPUS ("id:1,slots:1"); the test then sees only that GPU, so
 # `ctest -j` runs tests on different GPUs and never two on one. The id counts the GPUs this

@@ -43,9 +43,12 @@ provides() {
     *) return 1 ;;
   esac
 }
-header() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ]; }
+# INSTALL_DEPS_ROOT (tests only, default /): where /usr is looked for.
+files_root=${INSTALL_DEPS_ROOT:-}
+header() { [ -f "$files_root/usr/include/$1" ] || [ -f "$files_root/usr/local/include/$1" ]; }
 cmake_package() {
-  for dir in /usr/lib/*/cmake /usr/lib/cmake /usr/local/lib/cmake /usr/local/lib/*/cmake; do
+  for dir in "$files_root"/usr/lib/*/cmake "$files_root"/usr/lib/cmake \
+    "$files_root"/usr/local/lib/cmake "$files_root"/usr/local/lib/*/cmake; do
     for found in "$dir"/$1; do [ -d "$found" ] && return 0; done
   done
   return 1

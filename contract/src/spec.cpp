@@ -99,9 +99,18 @@ double CheckSpec::positive(std::string_view key) const {
   return value.get<double>();
 }
 
+nlohmann::json CheckSpec::default_param(std::string_view key) const {
+  const SpecKey* row = find_check_key(key, kind);
+  // "any", "off" and "" say what the key's absence means; only a JSON value is a default.
+  auto value = row ? nlohmann::json::parse(row->default_text, nullptr, false) : nlohmann::json();
+  if (!row || value.is_discarded()) {
+    throw SpecError(fmt::format("{}: check '{}' needs '{}' (it has no default)", source, id, key));
+  }
+  return value;
+}
+
 int CheckSpec::rounds() const {
-  if (!has("rounds")) return kDefaultRounds;
-  const int value = param<int>("rounds");
+  const int value = param_or_default<int>("rounds");
   if (value < 1 || value > 10) {
     throw SpecError(
         fmt::format("{}: check '{}': 'rounds' runs from 1 to 10, got {}", source, id, value));

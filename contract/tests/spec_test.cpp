@@ -153,6 +153,31 @@ TEST(Spec, ParameterErrorsNameCheckAndKey) {
   EXPECT_THROW(spec.at("Copy.Nothing"), SpecError);
 }
 
+// An absent optional key reads as the schema table's default, its one place; a key whose
+// absence means "no limit" has no value to read and says so.
+TEST(Spec, AnAbsentKeyReadsAsTheSchemasDefault) {
+  auto doc = valid_spec();
+  doc["checks"].push_back(json::parse(R"({"id": "Copy.Shared", "kind": "structure",
+      "title": "shares", "points": 1, "sizes": [[32, 32]], "min_shared_bytes": 512})"));
+  doc["checks"].push_back(json::parse(R"({"id": "Copy.Plain", "kind": "structure",
+      "title": "plain", "points": 1, "sizes": [[32, 32]]})"));
+  const auto spec = parse_spec(doc, "spec.json");
+  EXPECT_EQ(spec.checks[2].param_or_default<long long>("min_shared_bytes"), 512);
+  EXPECT_EQ(spec.checks[3].param_or_default<long long>("min_shared_bytes"), 0);
+  EXPECT_FALSE(spec.checks[3].param_or_default<bool>("forbid_copies"));
+  EXPECT_EQ(spec.checks[0].param_or_default<std::vector<std::string>>("values"),
+            std::vector<std::string>{"integers"});
+  EXPECT_EQ(spec.checks[1].rounds(), kDefaultRounds);
+  try {
+    spec.checks[3].param_or_default<long long>("max_extra_threads");
+    FAIL() << "\"any\" read as a number";
+  } catch (const SpecError& e) {
+    EXPECT_STREQ(e.what(),
+                 "spec.json: check 'Copy.Plain' needs 'max_extra_threads' (it has no "
+                 "default)");
+  }
+}
+
 // A check reads its sizes as the dimensions it knows; the spec's must be the same.
 TEST(Spec, TheChecksAndTheSpecAgreeOnTheDimensions) {
   const auto spec = parse_spec(valid_spec(), "spec.json");

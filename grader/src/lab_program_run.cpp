@@ -3,8 +3,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -13,31 +11,10 @@
 #include "batch/verdict_table.hpp"
 #include "contract/exit_status.hpp"
 #include "contract/record.hpp"
+#include "student_run.hpp"
 
 namespace grader {
 namespace {
-
-// Time for the lab program to start (its CUDA context, the launcher) before the check says it
-// started, and to end after its record: a hang there is stopped this soon. With the check's own
-// limit it stays under ctest's TIMEOUT (the check's timeout_s + 30 s, cmake/AddLab.cmake), so the
-// student reads labcheck's reason rather than ctest's bare "Timeout".
-constexpr double kStartupSeconds = 20;
-
-std::atomic<bool> g_interrupted{false};
-// C linkage ignores the anonymous namespace: the name must differ from labgrade batch's handler.
-extern "C" void on_run_interrupted(int) { g_interrupted = true; }
-
-// Nothing to contain on a student's machine: the program is their own build of the kit's lab
-// program (the student's code runs in its launcher, apart). No isolation, the student's own
-// environment (CUDA_VISIBLE_DEVICES from ctest's GPU resources, LAB_SEED, LABS_EMU_SCHEDULE) and
-// no resource limits, so it works without bubblewrap and without root; only time is watched.
-sandbox::Policy student_machine_policy() {
-  sandbox::Policy policy;
-  policy.isolate = false;
-  policy.inherit_environment = true;
-  policy.resource_limits = false;
-  return policy;
-}
 
 // A file the lab program appends "isolated: how" or "not isolated: why" to, once per launcher it
 // starts (harness/runtime/src/student/launcher_isolation.hpp); removed with this object. Made
@@ -72,11 +49,6 @@ class IsolationFile {
   std::string path_;
 };
 
-void show_output(std::string_view piece) {
-  std::fwrite(piece.data(), 1, piece.size(), stdout);
-  std::fflush(stdout);
-}
-
 // The lines of `output` from the start of `check` ("[ RUN      ] Suite.Name") up to the start of
 // the next check: what the student reads under that check's test.
 std::string output_of(const std::string& output, const std::string& check) {
@@ -91,26 +63,18 @@ std::string output_of(const std::string& output, const std::string& check) {
 
 std::optional<LabProgramRun> run_lab_program(const contract::LabSpec& spec,
                                              const LabProgramRequest& request) {
-  batch::RunRequest run;
-  run.command = request.command;
-  run.checks = request.checks;
-  run.seed = request.seed;
+  // The student's machine's request (student_run.hpp), as `labcheck run` and `sanitize` make it.
+  auto run = student_run_request(request.command, request.checks, request.seed);
   run.max_check_seconds = request.max_check_seconds;
-  run.startup_seconds = kStartupSeconds;
-  run.policy = student_machine_policy();
-  run.policy.env = request.env;
+  run.policy.env.insert(run.policy.env.end(), request.env.begin(), request.env.end());
   const IsolationFile isolation;
   if (!isolation.path().empty())
     run.policy.env.emplace_back("LAB_ISOLATION_FILE", isolation.path());
-  run.interrupted = &g_interrupted;
   LabProgramRun result;
   run.on_output = [&result, show = request.show_output](std::string_view piece) {
     if (show) show_output(piece);
     result.output.append(piece);
   };
-  std::signal(SIGINT, on_run_interrupted);
-  std::signal(SIGTERM, on_run_interrupted);
-  std::fflush(stdout);
   result.outcome = batch::run_checks(spec, run);
   if (result.outcome.interrupted || result.outcome.records.empty()) return std::nullopt;
   result.isolation_lines = isolation.lines();

@@ -1,8 +1,9 @@
 // One run of a lab program on a student's machine, as ctest runs it: through the batch's runner
-// and verdict table (batch/run_step.hpp, batch/verdict_table.hpp), without isolation or limits
-// but time, with LAB_ISOLATION_FILE set so that the lab program says how it kept its launcher
-// (the student's code) apart. `labcheck run` and `labcheck expect` both run the program here,
-// so a check ctest grades and a known-wrong kernel's self-test are judged by the same rules.
+// and verdict table (batch/run_step.hpp, batch/verdict_table.hpp), with the student's machine's
+// request (student_run.hpp: no isolation, no limits but time), with LAB_ISOLATION_FILE set so that
+// the lab program says how it kept its launcher (the student's code) apart. `labcheck run` and
+// `labcheck expect` both run the program here, so a check ctest grades and a known-wrong kernel's
+// self-test are judged by the same rules.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 
 #include "batch/run_step.hpp"
 #include "contract/spec.hpp"
+#include "student_run.hpp"  // kInterrupted
 
 namespace grader {
 
@@ -59,8 +61,5 @@ std::optional<int> keep_records(const std::filesystem::path& results_dir, LabPro
 // Where a check's part of the program's output is kept.
 std::filesystem::path output_path(const std::filesystem::path& results_dir,
                                   const std::string& check);
-
-// labcheck's own status when Ctrl-C (or ctest) stopped it: 128 + SIGINT, as a shell reports it.
-inline constexpr int kInterrupted = 130;
 
 }  // namespace grader

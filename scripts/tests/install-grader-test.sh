@@ -144,5 +144,21 @@ PATH="$scratch/bin:/usr/bin:/bin" TEST_LOG="$log" sh "$repo/scripts/install-deps
   fail "install-deps: exit $? with every package installed"
 lacks install-deps "apt-get" "$log"
 
+# Where dpkg knows nothing, what is on disk counts: Boost's headers without Boost.Context's CMake
+# package (a GPU host had them so) leave libboost-context-dev missing; with it, present.
+printf '#!/bin/sh
+exit 1
+' > "$scratch/bin/dpkg-query"
+disk=$scratch/disk
+mkdir -p "$disk/usr/include/boost/context"
+: > "$disk/usr/include/boost/context/fiber.hpp"
+check_boost() {
+  PATH="$scratch/bin:/usr/bin:/bin" INSTALL_DEPS_ROOT="$disk" sh "$repo/scripts/install-deps.sh" \
+    --check | tr ' ' '\n' | grep -c '^libboost-context-dev$' || true
+}
+[ "$(check_boost)" = 1 ] || fail "install-deps --check: Boost headers alone counted as Boost.Context"
+mkdir -p "$disk/usr/lib/x86_64-linux-gnu/cmake/boost_context-1.83.0"
+[ "$(check_boost)" = 0 ] || fail "install-deps --check: Boost.Context's CMake package not seen"
+
 echo "install-grader-test: $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -59,6 +59,15 @@ struct CheckSpec {
     }
   }
 
+  // An optional parameter: the spec's value, else the default in contract/spec_schema.cpp's
+  // table, the one place each default lives. Throws SpecError when the table gives none.
+  template <class T>
+  T param_or_default(std::string_view key) const {
+    if (has(key)) return param<T>(key);
+    return default_param(key).get<T>();
+  }
+  nlohmann::json default_param(std::string_view key) const;
+
   // "sizes", read by a check that takes sizes as `dimensions` (which must be the spec's: the
   // checks and the spec agree on what a size's numbers are), each number from 1 to `max`.
   std::vector<std::vector<long long>> sizes(const std::vector<std::string>& dimensions,

@@ -15,6 +15,7 @@
 #include "batch/command_exit.hpp"
 #include "batch/files.hpp"
 #include "batch/progress.hpp"
+#include "batch/sanitizer_plan.hpp"
 #include "batch/secret_seed.hpp"
 #include "batch/submission_digest.hpp"
 #include "batch_state.hpp"

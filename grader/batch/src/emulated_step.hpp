@@ -3,7 +3,7 @@
 // slots, never holding a GPU's; the submission's outcome waits for it. The reference solution's
 // pass is the emulation kit's test: a finding or an unfinished pass there means the kit cannot be
 // trusted, no student is charged with the pass's findings, and compute-sanitizer looks instead
-// (batch/sanitize_step.hpp, sanitizer_plan_of).
+// (batch/sanitizer_plan.hpp, sanitizer_plan_of).
 #pragma once
 
 #include <future>

@@ -137,30 +137,14 @@ void fail_with_findings(CheckRecord& record, const std::string& tool,
                   tool, every_case ? "cases" : "first case"));
 }
 
-// The options every run under compute-sanitizer gets. Only the lab program is tracked: the
-// launcher runs the student's host code against a stand-in runtime and must not load the real
-// driver. 200 reports: at 20, the first check's errors hid the later checks' (lab 7's loads past
-// the edge, H100).
-std::vector<std::string> tool_command(const std::string& sanitizer, const std::string& tool) {
-  return {sanitizer,
-          "--tool",
-          tool,
-          "--target-processes",
-          "application-only",
-          "--print-limit",
-          "200",
-          "--report-api-errors",
-          "no"};
-}
-
 // The lab program's run under one compute-sanitizer tool.
-RunRequest under_tool(const RunRequest& request, const std::string& sanitizer,
+RunRequest under_tool(const RunRequest& request, const SanitizerPass& pass,
                       const std::string& tool) {
   RunRequest sanitized = request;
-  sanitized.command = tool_command(sanitizer, tool);
+  sanitized.command = sanitizer_command(pass.sanitizer, tool);
   sanitized.command.insert(sanitized.command.end(), request.command.begin(), request.command.end());
   sanitized.policy.env.emplace_back("LAB_SANITIZER", tool);
-  sanitized.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
+  if (pass.first_case_only) sanitized.policy.env.emplace_back("LAB_SANITIZER_CASES", "first");
   return sanitized;
 }
 
@@ -238,6 +222,23 @@ std::vector<std::string> all_check_ids(const contract::LabSpec& spec) {
 
 }  // namespace
 
+// Only the lab program is tracked: the launcher runs the student's host code against a stand-in
+// runtime and must not load the real driver. 200 reports: at 20, the first check's errors hid the
+// later checks' (lab 7's loads past the edge, H100), and a check whose finding was not printed
+// keeps points it should lose. API errors are the lab program's own (it probes each kernel's
+// parameters with cuFuncGetParamInfo until the call fails): only the kernels' count.
+std::vector<std::string> sanitizer_command(const std::string& sanitizer, const std::string& tool) {
+  return {sanitizer,
+          "--tool",
+          tool,
+          "--target-processes",
+          "application-only",
+          "--print-limit",
+          "200",
+          "--report-api-errors",
+          "no"};
+}
+
 SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerPass& pass,
                                  RunRequest request, std::vector<CheckRecord>& records) {
   SanitizerOutcome outcome;
@@ -255,7 +256,7 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   // for the longer of them, not for their sum.
   std::vector<std::future<ToolRun>> running;
   for (const auto& tool : tools) {
-    RunRequest sanitized = under_tool(request, pass.sanitizer, tool);
+    RunRequest sanitized = under_tool(request, pass, tool);
     running.push_back(std::async(std::launch::async, [&spec, tool, sanitized]() mutable {
       ToolRun run{tool, {}, {}};
       sanitized.on_output = [&run](std::string_view text) {
@@ -276,24 +277,6 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   return outcome;
 }
 
-SanitizerPlan sanitizer_plan_of(const Kit& kit, bool emulated_pass) {
-  SanitizerPlan plan;
-  if (kit.backend != "cuda" || kit.sanitizer.empty() || kit.spec.sanitizer_tools.empty()) {
-    return plan;
-  }
-  SanitizerPass pass{kit.sanitizer, kit.spec.sanitizer_tools, {"kernel.cu"}};
-  for (const auto& name : kit.optional_sources) pass.student_files.push_back(name);
-  if (emulated_pass) {
-    plan.fallback = std::move(pass);
-    return plan;
-  }
-  // memcheck in the correctness run itself: a pass of its own cost a second process per
-  // submission.
-  pass.hosted_memcheck = std::ranges::find(pass.tools, "memcheck") != pass.tools.end();
-  plan.in_runs = std::move(pass);
-  return plan;
-}
-
 std::vector<std::string> pass_tools(const SanitizerPass& pass) {
   std::vector<std::string> tools;
   for (const auto& tool : pass.tools) {
@@ -305,7 +288,7 @@ std::vector<std::string> pass_tools(const SanitizerPass& pass) {
 RunRequest hosted_memcheck_request(const RunRequest& request, const SanitizerPass& pass,
                                    const std::vector<std::string>& student_kernels) {
   RunRequest hosted = request;
-  hosted.command = tool_command(pass.sanitizer, "memcheck");
+  hosted.command = sanitizer_command(pass.sanitizer, "memcheck");
   // One bad access ends its kernel, not the student's CUDA context: the run goes on to the next
   // case. The padding after each allocation stands in for the harness's guard zones (which the
   // harness leaves out here): an access just past a buffer lands outside every allocation.

@@ -2,6 +2,7 @@
 // program as the real one runs its target, then prints what the real one printed for an
 // out-of-bounds read on an H100 (CUDA 13.0).
 #include "batch/sanitize_step.hpp"
+#include "batch/sanitizer_plan.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -182,6 +183,26 @@ TEST(SanitizeChecks, FailedChecksAndOtherKindsAreLeftOut) {
   EXPECT_EQ(outcome.findings, 0);  // the finding names Lab.Second, which was not in the pass
   EXPECT_EQ(records[1].reason, "wrong");
   EXPECT_EQ(records[0].verdict, Verdict::pass);
+}
+
+// One command line for every run under compute-sanitizer: the batch's pass, its hosted memcheck
+// and ctest's `labcheck sanitize` (grader/tests/labcheck_sanitize_test.cpp sees it there).
+TEST(SanitizerCommand, EveryRunStartsWithTheOneCommandLine) {
+  const std::vector<std::string> expected{"/cuda/bin/compute-sanitizer",
+                                          "--tool",
+                                          "racecheck",
+                                          "--target-processes",
+                                          "application-only",
+                                          "--print-limit",
+                                          "200",
+                                          "--report-api-errors",
+                                          "no"};
+  EXPECT_EQ(sanitizer_command("/cuda/bin/compute-sanitizer", "racecheck"), expected);
+  SanitizerPass pass{"/cuda/bin/compute-sanitizer", {"memcheck"}, {"kernel.cu"}};
+  const auto hosted = hosted_memcheck_request(fake_request(), pass, {});
+  const auto memcheck = sanitizer_command(pass.sanitizer, "memcheck");
+  ASSERT_GE(hosted.command.size(), memcheck.size());
+  EXPECT_TRUE(std::equal(memcheck.begin(), memcheck.end(), hosted.command.begin()));
 }
 
 // ---- memcheck hosted in the correctness run ----

@@ -97,8 +97,7 @@ void check_elements_per_thread(Check& check, const BufferLab& lab,
 void check_uses_shared_memory(Check& check, const BufferLab& lab, const UsesSharedMemory& options) {
   const auto observed = observe_call(check, lab);
   if (!observed) return;
-  const long long min_bytes =
-      check.spec().has("min_shared_bytes") ? check.spec().param<long long>("min_shared_bytes") : 0;
+  const auto min_bytes = check.spec().param_or_default<long long>("min_shared_bytes");
   judge_shared_memory_use(check, observed->activity, options.advice, min_bytes);
 }
 

@@ -26,8 +26,7 @@ std::optional<RecordedActivity> observe_launches(Check& check, const std::string
   // A device-to-device copy between kernels is data movement (a multi-pass reduction moving its
   // partial sums); it stands in for the work only in a lab whose work a copy could do (lab 1's
   // copy), and such a lab's spec says so ("forbid_copies").
-  const bool copies_forbidden =
-      check.spec().has("forbid_copies") && check.spec().param<bool>("forbid_copies");
+  const bool copies_forbidden = check.spec().param_or_default<bool>("forbid_copies");
   if (activity.memory_copies > 0 && !copies_forbidden) {
     check.note(
         fmt::format("{} also copies with cudaMemcpy ({} call(s)): data movement, not "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include <fmt/format.h>
@@ -144,6 +145,30 @@ std::optional<Diagnosis> diagnose_spmv(const CsrMatrix& a, const Expected& expec
                     singles, wrong.size(), at(first)));
   }
   return std::nullopt;
+}
+
+std::pair<CsrMatrix, std::vector<float>> shuffled_example(
+    const std::vector<std::vector<float>>& rows, const std::vector<float>& answers,
+    std::uint64_t seed) {
+  std::vector<std::size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
+  std::vector<float> dense, shuffled_answers;
+  for (const auto r : order) {
+    dense.insert(dense.end(), rows[r].begin(), rows[r].end());
+    shuffled_answers.push_back(answers[r]);
+  }
+  const auto cols = rows.empty() ? 0 : static_cast<long long>(rows.front().size());
+  return {csr_of_dense(static_cast<long long>(rows.size()), cols, dense), shuffled_answers};
+}
+
+CaseData spmv_case(const CsrMatrix& a, std::vector<float> x) {
+  return {{a.rows, a.cols, true}, {a.data, a.col_index, a.row_ptr, std::move(x)}};
+}
+
+CsrMatrix csr_of_spmv_case(const CaseData& data) {
+  return {data.size.rows, data.size.cols, data.inputs[0].floats(), data.inputs[1].ints(),
+          data.inputs[2].ints()};
 }
 
 }  // namespace harness

@@ -53,6 +53,34 @@ TEST(SpmvExpected, WorkedExample) {
             (std::vector<float>{6, 0, 20, 5, 0}));
 }
 
+TEST(ShuffledExample, RowsMoveWithTheirAnswersAndTheOrderFollowsTheSeed) {
+  const std::vector<std::vector<float>> rows{
+      {3, 0, 1, 0}, {0, 0, 0, 0}, {0, 2, 4, 1}, {1, 0, 0, 1}, {0, 0, 0, 0}};
+  const std::vector<float> answers{6, 0, 20, 5, 0};
+  bool some_seed_moved_a_row = false;
+  for (std::uint64_t seed = 0; seed < 8; ++seed) {
+    const auto [a, y] = shuffled_example(rows, answers, seed);
+    ASSERT_EQ(a.rows, 5);
+    ASSERT_EQ(a.cols, 4);
+    EXPECT_EQ(spmv_expected(a, {1, 2, 3, 4}, Fill::integers).values, y) << "seed " << seed;
+    some_seed_moved_a_row |= y != answers;
+  }
+  EXPECT_TRUE(some_seed_moved_a_row) << "the rows stay in the handout's order";
+}
+
+TEST(SpmvCase, InputsInTheKernelsOrderAndTheMatrixBack) {
+  const auto a = example();
+  const auto data = spmv_case(a, {1, 2, 3, 4});
+  EXPECT_EQ(data.size.rows, 5);
+  EXPECT_EQ(data.size.cols, 4);
+  ASSERT_EQ(data.inputs.size(), 4u);
+  EXPECT_EQ(data.inputs[3].floats(), (std::vector<float>{1, 2, 3, 4}));
+  const auto back = csr_of_spmv_case(data);
+  EXPECT_EQ(back.data, a.data);
+  EXPECT_EQ(back.col_index, a.col_index);
+  EXPECT_EQ(back.row_ptr, a.row_ptr);
+}
+
 std::string diagnosis_of(const std::vector<float>& got) {
   const auto a = example();
   const auto d = diagnose_spmv(a, spmv_expected(a, {1, 2, 3, 4}, Fill::integers), got);

@@ -34,9 +34,8 @@ std::vector<MatmulShape> matmul_shapes(const CheckSpec& spec, int max_size) {
 }
 
 std::vector<Values> spec_values(const CheckSpec& spec) {
-  if (!spec.has("values")) return {Values::integers};
   std::vector<Values> kinds;
-  for (const auto& name : spec.param<std::vector<std::string>>("values")) {
+  for (const auto& name : spec.param_or_default<std::vector<std::string>>("values")) {
     if (name == "integers") {
       kinds.push_back(Values::integers);
     } else if (name == "reals") {

@@ -116,6 +116,7 @@ TEST(RandomProblem, IntegersAreExactAndSeeded) {
 CheckSpec spec_with(const nlohmann::json& params) {
   CheckSpec spec;
   spec.id = "Tiled.Shapes";
+  spec.kind = "correctness";
   spec.source = "spec.json";
   spec.params = params;
   spec.dimensions = {"m", "k", "n"};

@@ -1,9 +1,6 @@
 // Lab 11's graded checks, one per entry of ../spec.json (points, sizes, thresholds): the harness's
 // checks of a buffers-in, buffer-out lab (harness/buffer_checks.hpp) with the case's CSR arrays
 // made together by the lab's case generator (harness/sparse.hpp: skewed rows, empty rows).
-#include <algorithm>
-#include <numeric>
-#include <random>
 #include <vector>
 
 #include "harness/buffer_checks.hpp"
@@ -17,14 +14,6 @@ using harness::CaseData;
 using harness::Element;
 using harness::Fill;
 
-// A case's inputs in the contract's order: data, col_index, row_ptr, x.
-CaseData case_of(const harness::CsrMatrix& a, std::vector<float> x) {
-  return {{a.rows, a.cols, true}, {a.data, a.col_index, a.row_ptr, std::move(x)}};
-}
-harness::CsrMatrix matrix_of(const CaseData& d) {
-  return {d.size.rows, d.size.cols, d.inputs[0].floats(), d.inputs[1].ints(), d.inputs[2].ints()};
-}
-
 // spmv_csr(num_rows, data, col_index, row_ptr, x, y): exact on integers, within each row's
 // summation bound on reals; a wrong y is diagnosed as a CSR kernel's mistakes.
 harness::BufferLab spmv_lab(Fill fill) {
@@ -37,37 +26,29 @@ harness::BufferLab spmv_lab(Fill fill) {
       .generate([fill](const harness::CaseSize& size, std::uint64_t seed) {
         const auto a = harness::skewed_csr(size.rows, size.cols, seed, fill);
         const auto x_seed = harness::input_seed(seed, 3);
-        return case_of(a, fill == Fill::integers
-                              ? harness::random_integer_matrix(size.cols, 1, x_seed)
-                              : harness::random_real_matrix(size.cols, 1, x_seed));
+        return harness::spmv_case(a, fill == Fill::integers
+                                         ? harness::random_integer_matrix(size.cols, 1, x_seed)
+                                         : harness::random_real_matrix(size.cols, 1, x_seed));
       })
       .call([](const harness::DeviceArgs& a) {
         spmv_csr(a.rows(), a.in(0), a.in<int>(1), a.in<int>(2), a.in(3), a.output);
       })
       .reference([fill](const CaseData& d) {
-        return harness::spmv_expected(matrix_of(d), d.inputs[3].floats(), fill);
+        return harness::spmv_expected(harness::csr_of_spmv_case(d), d.inputs[3].floats(), fill);
       })
       .diagnose(
           [](const CaseData& d, const harness::Expected& expected, const std::vector<float>& got) {
-            return harness::diagnose_spmv(matrix_of(d), expected, got);
+            return harness::diagnose_spmv(harness::csr_of_spmv_case(d), expected, got);
           });
 }
 
 // The handout's worked example (5 x 4, rows 1 and 4 empty), its rows in a new order every run.
 void check_worked_example(harness::Check& check) {
-  const std::vector<std::vector<float>> rows{
-      {3, 0, 1, 0}, {0, 0, 0, 0}, {0, 2, 4, 1}, {1, 0, 0, 1}, {0, 0, 0, 0}};
-  const std::vector<float> answer{6, 0, 20, 5, 0}, x{1, 2, 3, 4};
-  std::vector<int> order(rows.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), std::mt19937_64(check.seed_for("order")));
-  std::vector<float> dense, y;
-  for (const int r : order) {
-    dense.insert(dense.end(), rows[r].begin(), rows[r].end());
-    y.push_back(answer[r]);
-  }
-  const auto a = harness::csr_of_dense(5, 4, dense);
-  harness::check_case(check, spmv_lab(Fill::integers), "worked example 5x4", case_of(a, x), {y});
+  const auto [a, y] = harness::shuffled_example(
+      {{3, 0, 1, 0}, {0, 0, 0, 0}, {0, 2, 4, 1}, {1, 0, 0, 1}, {0, 0, 0, 0}}, {6, 0, 20, 5, 0},
+      check.seed_for("order"));
+  harness::check_case(check, spmv_lab(Fill::integers), "worked example 5x4",
+                      harness::spmv_case(a, {1, 2, 3, 4}), {y});
 }
 
 }  // namespace

@@ -9,19 +9,21 @@
 //    again on its first, smallest case (LAB_SANITIZER_CASES=first).
 //  - with an emulated pass (batch/emulated_pass.hpp), neither: the CPU emulator finds both, and
 //    the pass (every tool, memcheck too) runs only for a submission the emulator could not look
-//    at (sanitizer_plan_of).
+//    at (batch/sanitizer_plan.hpp).
+//  - ctest on a student's GPU (`labcheck sanitize`, grader/src/sanitize_command.hpp) runs the pass
+//    as the batch's fallback does: every tool of the spec, after the graded run.
 // An out-of-bounds read or write, or a race, fails the check it happened in, even when the values
 // came out right, and the check's reason names kernel.cu's line, the thread, the block and where
 // the address lies ("4 bytes past the end of B"). The findings come from compute-sanitizer, which
 // watches the lab program (trusted): the student's host code runs in its launcher, which the
-// sanitizer does not track.
+// sanitizer does not track. A library of its own (grader_sanitizer): labcheck links it without
+// the rest of batch grading.
 #pragma once
 
 #include <set>
 #include <string>
 #include <vector>
 
-#include "batch/kit.hpp"
 #include "batch/run_step.hpp"
 #include "contract/record.hpp"
 #include "contract/spec.hpp"
@@ -34,20 +36,15 @@ struct SanitizerPass {
   std::vector<std::string> student_files;  // the files a finding may name: kernel.cu, bonus.cu
   // memcheck runs in the graded correctness run (hosted_memcheck_request) rather than in a pass.
   bool hosted_memcheck = false;
+  // The pass runs each check's first, smallest case (LAB_SANITIZER_CASES=first): it grades, and
+  // must not hold the GPU long. A known-wrong kernel's test (`labcheck sanitize
+  // --expect-findings`) runs every case: its mistake may show only on a larger one.
+  bool first_case_only = true;
 };
 
-// Where compute-sanitizer looks in a batch of `kit` (a GPU kit with compute-sanitizer and a spec
-// that names tools; otherwise nowhere).
-struct SanitizerPlan {
-  SanitizerPass in_runs;  // memcheck hosted in the correctness run, racecheck in a pass after it
-  SanitizerPass
-      fallback;  // with an emulated pass: all the tools in a pass, where it could not look
-};
-// With an emulated pass, memory errors and races are the emulator's to find (it checks every
-// subscript against its buffer, and shared memory between barriers whatever the schedule), and
-// compute-sanitizer looks only where the emulator could not: its set-up of each GPU context is
-// GPU time the whole batch waits for (docs/batch-grading-h100.md).
-SanitizerPlan sanitizer_plan_of(const Kit& kit, bool emulated_pass);
+// The one compute-sanitizer command line every run under `tool` starts with (the lab program's
+// command follows it): the batch's pass, its hosted memcheck and ctest's `labcheck sanitize`.
+std::vector<std::string> sanitizer_command(const std::string& sanitizer, const std::string& tool);
 
 // Bytes compute-sanitizer leaves unallocated after each allocation in the hosted memcheck run, in
 // place of the harness's guard zones: a read or write that far past a buffer is reported.

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "harness/buffer_lab.hpp"
@@ -34,6 +35,17 @@ CsrMatrix skewed_csr(long long rows, long long cols, std::uint64_t seed, Fill fi
 
 // A row-major dense matrix in CSR (its zeros left out): the handouts' worked examples.
 CsrMatrix csr_of_dense(long long rows, long long cols, const std::vector<float>& dense);
+
+// A worked example's dense rows and their answers (y = A·x), the rows in an order drawn from
+// `seed` (a kernel that returns the handout's answer from memory fails), as CSR and answers.
+std::pair<CsrMatrix, std::vector<float>> shuffled_example(
+    const std::vector<std::vector<float>>& rows, const std::vector<float>& answers,
+    std::uint64_t seed);
+
+// A case of y = A·x with its inputs in the order of an SpMV kernel's parameters (data,
+// col_index, row_ptr, x), sized rows x cols; and the matrix back from such a case.
+CaseData spmv_case(const CsrMatrix& a, std::vector<float> x);
+CsrMatrix csr_of_spmv_case(const CaseData& data);
 
 // y = A·x on the CPU: exact for integer values (every sum below 2^24), else each row within
 // its summation bound gamma_k · sum |a_ij x_j| (k its length), in any order of the additions.

@@ -14,9 +14,9 @@
 
 namespace harness {
 
-// True when this process runs under compute-sanitizer: LAB_SANITIZER is set by the harness's
-// sanitizer tests (cmake/run_sanitizer.sh); compute-sanitizer (CUDA 13) itself marks the processes
-// it runs with NV_SANITIZER_* variables.
+// True when this process runs under compute-sanitizer: LAB_SANITIZER is set by every run under it
+// (grader/batch/sanitize_step.hpp: labgrade batch's, and ctest's `labcheck sanitize`);
+// compute-sanitizer (CUDA 13) itself marks the processes it runs with NV_SANITIZER_* variables.
 bool under_sanitizer();
 
 // True when labgrade batch runs the graded correctness run itself under compute-sanitizer memcheck

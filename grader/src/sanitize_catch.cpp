@@ -1,0 +1,71 @@
+#include "sanitize_catch.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "contract/exit_status.hpp"
+#include "contract/record.hpp"
+#include "contract/seed.hpp"
+#include "student_run.hpp"
+
+namespace grader {
+namespace {
+
+namespace exit_status = contract::exit_status;
+using contract::CheckRecord;
+
+// Every correctness check as if it had earned its points, so that the pass looks at all of them:
+// a known-wrong kernel usually fails them anyway, and the question is whether the tool sees why.
+std::vector<CheckRecord> every_correctness_check_earned(const contract::LabSpec& spec) {
+  std::vector<CheckRecord> records;
+  for (const auto& check : spec.checks) {
+    if (check.kind != "correctness") continue;
+    CheckRecord record;
+    record.lab = spec.lab;
+    record.check = check.id;
+    record.kind = check.kind;
+    record.title = check.title;
+    record.verdict = contract::Verdict::pass;
+    record.fraction = 1;
+    records.push_back(record);
+  }
+  return records;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string text;
+  for (const auto& word : words) text += (text.empty() ? "" : ", ") + word;
+  return text;
+}
+
+}  // namespace
+
+int judge_the_catch(const SanitizeOptions& options, const contract::LabSpec& spec,
+                    batch::SanitizerPass pass) {
+  pass.first_case_only = false;
+  auto records = every_correctness_check_earned(spec);
+  auto request = student_run_request(options.command, {}, contract::choose_seed(std::nullopt));
+  const auto outcome = batch::sanitize_checks(spec, pass, request, records);
+  if (request.interrupted->load()) return kInterrupted;
+  for (const auto& line : outcome.log)
+    std::fprintf(stderr, "labcheck sanitize: %s\n", line.c_str());
+  for (const auto& problem : outcome.problems) std::printf("labcheck: %s\n", problem.c_str());
+  std::filesystem::create_directories(options.results_dir);
+  for (const auto& record : records) {
+    if (!outcome.failed_checks.count(record.check)) continue;
+    contract::write_record(options.results_dir, record);
+    std::printf("caught in %s: %s\n", record.check.c_str(), record.reason.c_str());
+  }
+  if (!outcome.failed_checks.empty()) {
+    std::printf("caught: compute-sanitizer %s charged %zu check(s), as it must\n",
+                joined(pass.tools).c_str(), outcome.failed_checks.size());
+    return exit_status::pass;
+  }
+  std::printf("NOT CAUGHT: compute-sanitizer %s charged no check with a finding in %s\n",
+              joined(pass.tools).c_str(), joined(pass.student_files).c_str());
+  return exit_status::fail;
+}
+
+}  // namespace grader
