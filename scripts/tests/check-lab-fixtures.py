@@ -5,13 +5,16 @@ labN.setup -> labN.run -> labN.sanitizer (GPU builds) -> the checks' tests -> la
 compute-sanitizer's pass (labN.sanitizer, `labcheck sanitize`) can fail a check in the run's
 records, so every check's test must require its fixture (labN_sanitized), or it could print the
 run's verdict before the pass changed it. Under the CPU emulation there is no such test.
-Every sanitizer test runs through labcheck (cmake/run_check.sh sanitize), never a script's verdict.
+Every sanitizer test runs through labcheck (cmake/run_check.sh sanitize), never a script's verdict,
+and so does every self-test of the checks (labN.must_fail.*, labN.must_pass.*, labN.isolation.*:
+run_check.sh expect, or sanitize for the sanitizer's must-fail tests).
 
   check-lab-fixtures.py --ctest CTEST --build BUILD_DIR --backend cuda|emulation
   check-lab-fixtures.py --self-test   (a broken listing must be rejected)
 """
 import argparse
 import json
+import re
 import subprocess
 import sys
 
@@ -22,6 +25,10 @@ def properties(test):
 
 def as_list(value):
     return value if isinstance(value, list) else [value] if value else []
+
+
+# labN.must_fail.<kernel>[.<how>], labN.must_pass.<kernel>, labN.isolation.<what>.
+SELF_TEST_NAME = re.compile(r"^lab[0-9]+\.(must_fail|must_pass|isolation)\.")
 
 
 def problems_of(tests, backend):
@@ -37,6 +44,11 @@ def problems_of(tests, backend):
         command = " ".join(test.get("command", []))
         if "sanitizer" in labels and not ("run_check.sh" in command and " sanitize " in command):
             problems.append(f"{test['name']}: a sanitizer test not run through labcheck sanitize")
+        through_labcheck = "run_check.sh" in command and (" expect " in command or
+                                                          " sanitize " in command)
+        if SELF_TEST_NAME.match(test["name"]) and not through_labcheck:
+            problems.append(f"{test['name']}: a self-test of the checks not run through labcheck "
+                            "expect or sanitize")
     return problems
 
 
@@ -77,13 +89,18 @@ def self_test():
             test("lab1.sanitizer", required=["lab1", "lab1_run"], setup=["lab1_sanitized"],
                  labels=["sanitizer"], command="sh run_check.sh x y lab1 s sanitize spec"),
             test("lab1.A.B", required=["lab1", "lab1_run", "lab1_sanitized"]),
-            test("lab1.report", cleanup=["lab1"])]
+            test("lab1.report", cleanup=["lab1"]),
+            test("lab1.must_fail.y", labels=["known_wrong"],
+                 command="sh run_check.sh x y lab1 s expect fail --spec spec")]
     assert not problems_of(good, "cuda"), problems_of(good, "cuda")
     early = [t if t["name"] != "lab1.A.B" else test("lab1.A.B", required=["lab1", "lab1_run"])
              for t in good]
     script = good + [test("lab1.must_fail.x.memcheck", labels=["sanitizer"],
                           command="sh run_sanitizer.sh x")]
-    for broken, backend in ((early, "cuda"), (script, "cuda"), (good, "emulation"),
+    expect_script = good + [test("lab1.must_fail.z", labels=["known_wrong"],
+                                 command="sh expect_failure.sh x")]
+    for broken, backend in ((early, "cuda"), (script, "cuda"), (expect_script, "cuda"),
+                            (good, "emulation"),
                             (good[:2] + good[3:], "cuda")):
         if not problems_of(broken, backend):
             print("check-lab-fixtures: a broken listing was not rejected")
