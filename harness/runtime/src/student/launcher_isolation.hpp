@@ -56,7 +56,8 @@ void kill_processes_of(unsigned uid);
 
 // Tells how the launcher was isolated: a note on stderr when it is less than isolated, and a line
 // ("isolated: how" or "not isolated: why") appended to the file LAB_ISOLATION_FILE names, when
-// set (labcheck run and expect set it: they say what an unisolated run's verdicts are worth; the batch grader, whose own sandbox holds the lab program, does not).
+// set (labcheck run and expect set it: they say what an unisolated run's verdicts are worth; the
+// batch grader, whose own sandbox holds the lab program, does not).
 void report_isolation(const Isolation& isolation);
 
 }  // namespace harness::student
