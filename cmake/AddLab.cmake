@@ -160,8 +160,21 @@ function(add_lab folder)
     TIMEOUT ${run_timeout})
   labs_gpu_test(${lab}.run)
   # compute-sanitizer's pass over the run's records (labN.sanitizer) can fail checks: the checks'
-  # tests and the report come after it.
-  _labs_add_sanitizer_test(${lab} "${spec}" "${results}" "${runner}" check_fixtures)
+  # tests and the report come after it. Its limit covers the pass's own worst case (every
+  # correctness check to its limit, a process started again after each, 60 s to start), so that
+  # ctest never kills it first: a killed fixture setup would leave every check's test "Not Run".
+  set(sanitizer_timeout 900)
+  set(pass_worst 60)
+  foreach(kind timeout IN ZIP_LISTS kinds timeouts)
+    if(kind STREQUAL "correctness")
+      math(EXPR pass_worst "${pass_worst} + ${timeout} + 60" OUTPUT_FORMAT DECIMAL)
+    endif()
+  endforeach()
+  if(pass_worst GREATER sanitizer_timeout)
+    set(sanitizer_timeout ${pass_worst})
+  endif()
+  _labs_add_sanitizer_test(${lab} "${spec}" "${results}" "${runner}" ${sanitizer_timeout}
+                           check_fixtures)
   foreach(id kind IN ZIP_LISTS ids kinds)
     add_test(NAME ${lab}.${id} COMMAND ${runner} verdict "${results}" "${id}")
     # labgrade verdict exits 77 for a check not judged (skipped, not measured, not attempted: the
@@ -255,7 +268,7 @@ endfunction()
 # (labN_sanitized) between the run and the checks' tests: a test skipped (77: no compute-sanitizer,
 # no GPU, the CPU emulation's build has none) still lets CMake run its dependents, a failed one
 # would not. Sets `out_fixtures` to the fixtures the checks' tests require.
-function(_labs_add_sanitizer_test lab spec results runner out_fixtures)
+function(_labs_add_sanitizer_test lab spec results runner timeout out_fixtures)
   set(fixtures "${lab};${lab}_run")
   # Under the CPU emulation the emulator checks the kernels' accesses in the run itself.
   if(NOT LABS_EMULATION)
@@ -263,7 +276,7 @@ function(_labs_add_sanitizer_test lab spec results runner out_fixtures)
              COMMAND ${runner} sanitize "${spec}" "${results}" "${LABS_SANITIZER_FOR_TESTS}")
     set_tests_properties(${lab}.sanitizer PROPERTIES
       LABELS "${lab};sanitizer" FIXTURES_REQUIRED "${lab};${lab}_run"
-      FIXTURES_SETUP ${lab}_sanitized SKIP_RETURN_CODE 77 TIMEOUT 900)
+      FIXTURES_SETUP ${lab}_sanitized SKIP_RETURN_CODE 77 TIMEOUT ${timeout})
     labs_gpu_test(${lab}.sanitizer)
     list(APPEND fixtures ${lab}_sanitized)
   endif()

@@ -14,10 +14,17 @@ namespace {
 
 using contract::CheckRecord;
 using contract::Verdict;
-using contract::VerdictClass;
 namespace exit_status = contract::exit_status;
 
 constexpr const char* kNoneJudgeable = "skipped: none of the named checks can be judged here";
+
+// A check this run cannot judge: a speed check under the emulation, or one skipped (no GPU).
+// "not attempted" is not among them: a kernel named for a check must attempt it (a right one
+// that does not has lost its points; a wrong one is not caught by it).
+bool left_out(const contract::CheckRecord& record) {
+  return record.verdict == contract::Verdict::not_measured ||
+         record.verdict == contract::Verdict::skipped;
+}
 
 // The decision over a kernel that must fail, in the order its lines are printed: each named check,
 // the diagnosis, the output's file names, the isolation, the evidence, then the verdict.
@@ -56,7 +63,7 @@ class FailureJudge {
       bad_ = true;
       return;
     }
-    if (contract::verdict_class(record->verdict) == VerdictClass::not_judged) {
+    if (left_out(*record)) {
       say(expectation_parts::not_judged_line(*record));
       return;
     }
@@ -208,7 +215,7 @@ Judgement judge_pass(const RunSeen& run) {
       judgement.lines.push_back(
           fmt::format("INNOCENT LOST POINTS: {} left no result record", check));
       bad = true;
-    } else if (contract::verdict_class(record->verdict) == VerdictClass::not_judged) {
+    } else if (left_out(*record)) {
       judgement.lines.push_back(expectation_parts::not_judged_line(*record));
     } else if (record->verdict == Verdict::pass) {
       judgement.lines.push_back(fmt::format("passed: {}, as it must", check));

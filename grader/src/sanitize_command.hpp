@@ -12,7 +12,9 @@
 //  - --expect-findings (a known-wrong kernel): every correctness check, every case; exits 0 when
 //    a finding in the student's files was charged to at least one check (caught), 1 when none.
 // Exits 77 (skipped, with the reason) without compute-sanitizer, without a GPU (`nvidia-smi -L`
-// fails, as the sanitizer tests always asked), or with nothing to look at.
+// fails, as the sanitizer tests always asked), or with nothing to look at. The pass's log for the
+// kit's maintainer (findings outside the student's files, the sanitizer's raw output, which can
+// name the kit's paths) goes to stderr only with LABS_SANITIZER_LOG set.
 #pragma once
 
 #include <string>

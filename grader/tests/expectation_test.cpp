@@ -115,6 +115,13 @@ TEST(ExpectFail, NotJudgedChecksAreListedAndLeftOut) {
   EXPECT_TRUE(says(judgement, "not judged: A.Speed is not measured here")) << text(judgement);
 }
 
+TEST(ExpectFail, ANamedCheckNotAttemptedIsNotCaught) {
+  const auto judgement =
+      fail_judge(seen({record("A.Bonus", Verdict::not_attempted, "not attempted", kEmulation)}));
+  EXPECT_EQ(judgement.status, 1) << text(judgement);
+  EXPECT_TRUE(says(judgement, "NOT CAUGHT")) << text(judgement);
+}
+
 TEST(ExpectFail, OnlySpeedChecksUnderTheEmulationAreSkipped) {
   const auto judgement =
       fail_judge(seen({record("A.Speed", Verdict::not_measured, "not measured", kEmulation)}));
@@ -315,6 +322,15 @@ TEST(ExpectPass, NotJudgedChecksAreLeftOutAndNothingJudgedIsSkipped) {
   const auto none = grader::judge_pass(
       seen({record("A.Speed", Verdict::not_measured, "not measured", kEmulation)}));
   EXPECT_EQ(none.status, 77) << text(none);
+}
+
+// A right kernel named for a (bonus) check must attempt it: "not attempted" is 0 points, not a
+// check this run could not judge.
+TEST(ExpectPass, ANamedCheckNotAttemptedCostsAnInnocentPoints) {
+  const auto judgement = grader::judge_pass(
+      seen({record("A.Bonus", Verdict::not_attempted, "not attempted", kEmulation)}));
+  EXPECT_EQ(judgement.status, 1) << text(judgement);
+  EXPECT_TRUE(says(judgement, "INNOCENT LOST POINTS: A.Bonus")) << text(judgement);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "batch/line_directives.hpp"
 #include "batch/link_errors.hpp"
 #include "batch/run_step.hpp"
 
@@ -104,6 +105,17 @@ bool link_launcher(const Kit& kit, const sandbox::Policy& policy,
   return true;
 }
 
+// A source that moves its own lines is a compile error before the compiler runs.
+bool refused_line_directives(const std::filesystem::path& scratch,
+                             const std::vector<std::string>& sources, BuildResult& build) {
+  auto problem = line_directive_problem(scratch, sources);
+  if (!problem) return false;
+  build.status = Status::compile_error;
+  build.output += *problem + "\n";
+  build.problem = std::move(*problem);
+  return true;
+}
+
 }  // namespace
 
 BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratch,
@@ -120,6 +132,7 @@ BuildResult build_submission(const Kit& kit, const std::filesystem::path& scratc
   for (const auto& name : kit.optional_sources) {
     if (std::filesystem::exists(scratch / name)) sources.push_back(name);
   }
+  if (refused_line_directives(scratch, sources, build)) return build;
   std::vector<std::string> objects;
   for (const auto& name : sources) {
     const std::string source = (policy.workdir / name).string();

@@ -184,10 +184,11 @@ void charge_findings(const SanitizerPass& pass, const ToolRun& run,
       continue;
     }
     if (eligible.empty()) continue;
-    // A finding whose check is not known (a race reported after the program's last line) is
-    // charged to the first check the run ran.
-    const std::string check = finding.check.empty() ? eligible.front() : finding.check;
-    if (std::find(eligible.begin(), eligible.end(), check) == eligible.end()) continue;
+    // A finding whose check is not known (a race reported after the program's last line), or
+    // not one the pass ran (it runs only the eligible checks, so the attribution is wrong), is
+    // charged to the first check the run ran: a student's finding is never dropped.
+    const bool ran = std::find(eligible.begin(), eligible.end(), finding.check) != eligible.end();
+    const std::string check = ran ? finding.check : eligible.front();
     if (charged.tool.count(check) && charged.tool[check] != run.tool) continue;  // one tool's words
     charged.tool[check] = run.tool;
     charged.first_what.emplace(check, finding.what);

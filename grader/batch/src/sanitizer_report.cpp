@@ -182,8 +182,11 @@ class ReportReader {
  private:
   enum class Block { none, memory, race };
 
-  // The program's own output: only gtest's "[ RUN      ] Suite.Name" matters.
+  // The program's own output: only gtest's "[ RUN      ] Suite.Name" matters, at the start of
+  // a line (the lab program relays the launcher's text behind "| ", so a student cannot move
+  // the findings that follow onto another check by printing one).
   void read_program_line(std::string_view line) {
+    if (!line.starts_with(kRunLine)) return;
     const auto name_text = after(line, kRunLine);
     if (!name_text) return;
     std::string_view name = trimmed(*name_text);

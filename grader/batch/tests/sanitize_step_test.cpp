@@ -170,8 +170,10 @@ TEST(SanitizeChecks, AnUnfinishedPassChangesNoVerdict) {
   for (const auto& record : records) EXPECT_EQ(record.verdict, Verdict::pass);
 }
 
-// Only checks that earned something are run again: a failed check has nothing to lose.
-TEST(SanitizeChecks, FailedChecksAndOtherKindsAreLeftOut) {
+// Only checks that earned something are run again: a failed check has nothing to lose. A
+// finding in the student's file that names a check the pass did not run was attributed wrongly
+// (the pass runs only the others): it is charged to the first check the pass ran, never dropped.
+TEST(SanitizeChecks, FailedChecksAreLeftOutAndAMisattributedFindingIsNotDropped) {
   const auto spec = fake_spec();
   auto records = passed(spec);
   records[1].verdict = Verdict::fail;
@@ -180,9 +182,11 @@ TEST(SanitizeChecks, FailedChecksAndOtherKindsAreLeftOut) {
   const SanitizerPass pass{
       fake_sanitizer("fake-sanitizer-left-out", kOutOfBoundsRead), {"memcheck"}, {"kernel.cu"}};
   const auto outcome = sanitize_checks(spec, pass, fake_request(), records);
-  EXPECT_EQ(outcome.findings, 0);  // the finding names Lab.Second, which was not in the pass
   EXPECT_EQ(records[1].reason, "wrong");
-  EXPECT_EQ(records[0].verdict, Verdict::pass);
+  EXPECT_EQ(outcome.findings, 1);  // the finding names Lab.Second, which was not in the pass
+  EXPECT_EQ(records[0].verdict, Verdict::fail);
+  EXPECT_NE(records[0].reason.find("kernel.cu:21"), std::string::npos) << records[0].reason;
+  EXPECT_EQ(records[2].verdict, Verdict::pass);
 }
 
 // One command line for every run under compute-sanitizer: the batch's pass, its hosted memcheck

@@ -197,6 +197,22 @@ TEST(SanitizerReport, RacesGoToTheRunningCheck) {
   EXPECT_EQ(findings[1].hazards, 4u * 2048u);
 }
 
+// The lab program relays a launcher's text behind "| " (launcher_session.cpp); a run line printed
+// there, or anywhere but at a line's start, is the student's and moves no finding.
+TEST(SanitizerReport, ARunLineNotAtALinesStartIsNotTheProgramsAndMovesNoFinding) {
+  for (const std::string fake :
+       {"| [ RUN      ] TiledMatmul.Speed", "printed [ RUN      ] TiledMatmul.Speed"}) {
+    std::string output = kMissingSync;
+    const auto after_run = output.find('\n', output.find("[ RUN      ]")) + 1;
+    output.insert(after_run, fake + "\n");
+    const auto findings =
+        parse_sanitizer_output("racecheck", output, {"TiledMatmul.Integers", "TiledMatmul.Speed"});
+    ASSERT_EQ(findings.size(), 2u) << fake;
+    EXPECT_EQ(findings[0].check, "TiledMatmul.Integers") << fake;
+    EXPECT_EQ(findings[1].check, "TiledMatmul.Integers") << fake;
+  }
+}
+
 TEST(SanitizerReport, ARaceBeforeAnyKnownRunLineHasNoCheck) {
   const std::string race = kMissingSync.substr(kMissingSync.find("========= Error"));
   EXPECT_EQ(parse_sanitizer_output("racecheck", race, {"TiledMatmul.Integers"})[0].check, "");

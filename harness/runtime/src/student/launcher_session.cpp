@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -73,8 +75,19 @@ nlohmann::json LauncherSession::ask(const nlohmann::json& request, const std::st
   if (error.empty()) answer = process_->receive(deadline_ms, error);
   const std::string printed = process_->take_output();
   if (!printed.empty()) {
-    std::printf("[your launcher printed during %s]\n%s%s", call_text.c_str(), printed.c_str(),
-                printed.back() == '\n' ? "" : "\n");
+    // Every line behind "| ": the launcher's text can never pass for a line of the lab
+    // program's (gtest's "[ RUN      ] Suite.Name", which the sanitizer's findings are charged
+    // by), whatever it prints.
+    std::string relayed = fmt::format("[your launcher printed during {}]\n", call_text);
+    std::string_view rest = printed;
+    while (!rest.empty()) {
+      const auto end = rest.find('\n');
+      relayed += "| ";
+      relayed += rest.substr(0, end);
+      relayed += '\n';
+      rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+    }
+    std::fputs(relayed.c_str(), stdout);
     std::fflush(stdout);
   }
   if (!answer) {
