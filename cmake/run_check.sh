@@ -17,11 +17,15 @@
 # script's: nothing here reads a record.
 exe=$1 labgrade=$2 lab=$3 summary_dir=$4 mode=$5
 shift 5
-# A known-wrong kernel's test runs the lab program with that kernel's launcher (LAB_LAUNCHER).
-if [ ! -x "$exe" ] || [ ! -x "$labgrade" ] ||
-  { [ -n "${LAB_LAUNCHER:-}" ] && [ ! -x "$LAB_LAUNCHER" ]; }; then
+if [ ! -x "$exe" ] || [ ! -x "$labgrade" ]; then
   echo "not built: run make $lab"
   mkdir -p "$summary_dir" && : > "$summary_dir/$lab.not-built"
+  exit 77
+fi
+# A known-wrong kernel's test runs the lab program with that kernel's launcher (LAB_LAUNCHER):
+# one not built is that test's skip, not the lab's (the summary's "not built" is the lab's).
+if [ -n "${LAB_LAUNCHER:-}" ] && [ ! -x "$LAB_LAUNCHER" ]; then
+  echo "not built: $(basename "$LAB_LAUNCHER") (make $lab builds it)"
   exit 77
 fi
 case $mode in

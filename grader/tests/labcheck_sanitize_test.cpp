@@ -214,4 +214,15 @@ TEST(LabcheckSanitize, AKnownWrongKernelIsCaughtOnlyWhenAFindingIsCharged) {
   EXPECT_EQ(elsewhere.exit_code, 1) << elsewhere.output;
 }
 
+// A known-wrong kernel whose lab program found no usable GPU ran nothing to catch: skipped, as the
+// deleted run_sanitizer.sh passed the program's 77 on, never "NOT CAUGHT".
+TEST(LabcheckSanitize, AKnownWrongKernelWithNoUsableGpuIsSkipped) {
+  Fixture f("catch-no-gpu");
+  f.scenario = "no_gpu";
+  const auto nothing = f.sanitize(f.sanitizer(kNoErrors), "--tool memcheck --expect-findings");
+  EXPECT_EQ(nothing.exit_code, 77) << nothing.output;
+  EXPECT_NE(nothing.output.find("skipped: the lab program ran no check"), std::string::npos)
+      << nothing.output;
+}
+
 }  // namespace

@@ -271,6 +271,9 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   for (auto& future : running) {
     const ToolRun run = future.get();
     ++outcome.runs;
+    for (const auto& record : run.ran.records) {
+      outcome.judged_records += record.verdict != contract::Verdict::skipped;
+    }
     charge_findings(pass, run, all_check_ids(spec), checks, charged, outcome);
   }
   fail_charged_checks(charged, records, false);

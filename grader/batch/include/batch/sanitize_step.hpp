@@ -54,8 +54,9 @@ inline constexpr int kHostedMemcheckPaddingBytes = 16384;
 inline constexpr int kHostedMemcheckRuns = 2;
 
 struct SanitizerOutcome {
-  int runs = 0;                         // sanitized runs of the lab program
-  int findings = 0;                     // errors and races that failed a check
+  int runs = 0;            // sanitized runs of the lab program
+  int findings = 0;        // errors and races that failed a check
+  int judged_records = 0;  // the runs' records of checks that ran (not skipped: no GPU there)
   std::set<std::string> failed_checks;  // the checks they failed
   std::vector<std::string> problems;    // a run that did not finish, in the student's outcome
   std::vector<std::string> log;         // what the sanitizer said then, for the instructor only
