@@ -202,6 +202,11 @@ function(add_lab folder)
     _labs_add_must_fail_tests(${lab} "${lab_dir}" "${spec}" "${ids}" "${kinds}"
                               "${LAB_SPEC_BONUS_IDS}")
     _labs_add_must_pass_tests(${lab} "${lab_dir}" "${spec}" "${ids}")
+    if(LABS_USE_SOLUTIONS)
+      # The reference solution and the kit's kernels: no finding anywhere, every case (the
+      # student's labN.sanitizer looks at first cases and charges the student's files only).
+      _labs_add_must_stay_clean_test(${lab} "${spec}" solution.sanitizer "")
+    endif()
   endif()
 endfunction()
 
@@ -257,7 +262,30 @@ function(_labs_add_must_pass_tests lab lab_dir spec ids)
       LABELS "${lab};known_wrong" SKIP_RETURN_CODE 77 TIMEOUT 600
       ENVIRONMENT "LAB_LAUNCHER=$<TARGET_FILE:${target}>")
     labs_gpu_test(${lab}.must_pass.${name})
+    # compute-sanitizer must not cost a right kernel points either (the pass a batch and ctest
+    # charge findings by).
+    _labs_add_must_stay_clean_test(${lab} "${spec}" must_pass.${name}.sanitizer
+                                   "LAB_LAUNCHER=$<TARGET_FILE:${target}>")
   endforeach()
+endfunction()
+
+# <lab>.<name>: `labcheck sanitize --expect-no-findings`: compute-sanitizer over every correctness
+# check, every case, charges no check of a right kernel (LAB_LAUNCHER's, or the lab's own build)
+# and finds nothing in the kit's kernels. Not under the CPU emulation, which has no sanitizer.
+function(_labs_add_must_stay_clean_test lab spec name launcher_env)
+  if(LABS_EMULATION)
+    return()
+  endif()
+  get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+  add_test(NAME ${lab}.${name}
+           COMMAND sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
+                   "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" sanitize
+                   "${spec}" "${CMAKE_BINARY_DIR}/results/clean/${lab}_${name}"
+                   "${LABS_SANITIZER_FOR_TESTS}" --expect-no-findings)
+  set_tests_properties(${lab}.${name} PROPERTIES
+    LABELS "${lab};known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900
+    ENVIRONMENT "${launcher_env}")
+  labs_gpu_test(${lab}.${name})
 endfunction()
 
 # labN.sanitizer: compute-sanitizer over the run's correctness checks that earned points, the

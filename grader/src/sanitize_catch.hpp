@@ -17,4 +17,10 @@ namespace grader {
 int judge_the_catch(const SanitizeOptions& options, const contract::LabSpec& spec,
                     batch::SanitizerPass pass);
 
+// `--expect-no-findings` (a right kernel, labN.must_pass.NAME.sanitizer; the solutions): the
+// same pass must charge no check and find nothing in the kit's own kernels. 0 when clean, 1 when
+// not, 77 when nothing ran.
+int judge_clean(const SanitizeOptions& options, const contract::LabSpec& spec,
+                batch::SanitizerPass pass);
+
 }  // namespace grader

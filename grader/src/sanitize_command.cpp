@@ -159,6 +159,7 @@ int sanitize_command(const SanitizeOptions& options) {
   batch::SanitizerPass pass{options.sanitizer, tools, options.student_files};
   try {
     if (options.expect_findings) return judge_the_catch(options, spec, std::move(pass));
+    if (options.expect_no_findings) return judge_clean(options, spec, std::move(pass));
     return charge_the_run(options, spec, pass);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "labcheck sanitize: %s\n", error.what());

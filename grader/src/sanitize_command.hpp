@@ -11,6 +11,8 @@
 //    checks' to fail, not this command's: it exits 0 whether it found any or not.
 //  - --expect-findings (a known-wrong kernel): every correctness check, every case; exits 0 when
 //    a finding in the student's files was charged to at least one check (caught), 1 when none.
+//  - --expect-no-findings (a right kernel): the same pass; exits 0 when nothing was charged and
+//    the kit's own kernels had no finding, 1 otherwise.
 // Exits 77 (skipped, with the reason) without compute-sanitizer, without a GPU (`nvidia-smi -L`
 // fails, as the sanitizer tests always asked), or with nothing to look at. The pass's log for the
 // kit's maintainer (findings outside the student's files, the sanitizer's raw output, which can
@@ -29,6 +31,7 @@ struct SanitizeOptions {
   std::vector<std::string> tools;  // empty: the spec's "sanitizer" tools
   std::vector<std::string> student_files{"kernel.cu", "bonus.cu"};  // a finding there is charged
   bool expect_findings = false;
+  bool expect_no_findings = false;
   std::vector<std::string> command;  // the lab program and its arguments (after --)
 };
 

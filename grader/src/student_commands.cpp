@@ -64,6 +64,8 @@ void StudentCommands::add_sanitize_options() {
                             "A file whose findings are charged (default: kernel.cu, bonus.cu)");
   sanitize_cmd_->add_flag("--expect-findings", sanitize_.expect_findings,
                           "A known-wrong kernel: pass only when a finding is charged to a check");
+  sanitize_cmd_->add_flag("--expect-no-findings", sanitize_.expect_no_findings,
+                          "A right kernel: pass only when no finding is charged or in the kit");
   sanitize_cmd_
       ->add_option("command", sanitize_.command, "The lab program and its arguments (after --)")
       ->required();

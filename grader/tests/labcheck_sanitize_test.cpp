@@ -214,6 +214,24 @@ TEST(LabcheckSanitize, AKnownWrongKernelIsCaughtOnlyWhenAFindingIsCharged) {
   EXPECT_EQ(elsewhere.exit_code, 1) << elsewhere.output;
 }
 
+// A right kernel (labN.must_pass.NAME.sanitizer) and the solutions (labN.solution.sanitizer):
+// clean only when nothing is charged and the kit's own kernels have no finding either.
+TEST(LabcheckSanitize, ARightKernelMustStayClean) {
+  Fixture f("clean");
+  const auto clean = f.sanitize(f.sanitizer(kNoErrors), "--expect-no-findings");
+  EXPECT_EQ(clean.exit_code, 0) << clean.output;
+  EXPECT_NE(clean.output.find("clean: compute-sanitizer"), std::string::npos) << clean.output;
+  const auto charged = f.sanitize(f.sanitizer(kOutOfBoundsRead), "--expect-no-findings");
+  EXPECT_EQ(charged.exit_code, 1) << charged.output;
+  EXPECT_NE(charged.output.find("INNOCENT LOST POINTS: Lab.Second"), std::string::npos)
+      << charged.output;
+  std::string in_the_kit = kOutOfBoundsRead;
+  in_the_kit.replace(in_the_kit.find("in kernel.cu:21"), 15, "in compare.cu:40");
+  const auto kit = f.sanitize(f.sanitizer(in_the_kit), "--expect-no-findings");
+  EXPECT_EQ(kit.exit_code, 1) << kit.output;
+  EXPECT_NE(kit.output.find("KIT FINDING"), std::string::npos) << kit.output;
+}
+
 // A known-wrong kernel whose lab program found no usable GPU ran nothing to catch: skipped, as the
 // deleted run_sanitizer.sh passed the program's 77 on, never "NOT CAUGHT".
 TEST(LabcheckSanitize, AKnownWrongKernelWithNoUsableGpuIsSkipped) {
