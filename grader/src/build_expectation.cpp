@@ -15,6 +15,10 @@ Judgement judge_build_failure(const std::string& target, int build_status,
     return {{fmt::format("NOT CAUGHT: {} was built, but its build must fail", target)},
             exit_status::fail};
   }
+  if (build_status < 0) {  // timed out, killed or not started: the build never said why it failed
+    return {{fmt::format("NOT CAUGHT: {}'s build did not end by itself", target)},
+            exit_status::fail};
+  }
   Judgement judgement;
   for (const auto& sentence : sentences) {
     if (build_output.find(sentence) != std::string::npos) {

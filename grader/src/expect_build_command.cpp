@@ -6,6 +6,7 @@
 #include "contract/exit_status.hpp"
 #include "expectation.hpp"
 #include "sandbox/core.hpp"
+#include "student_run.hpp"
 
 namespace grader {
 namespace {
@@ -34,10 +35,7 @@ int expect_build_failure_command(const BuildFailureOptions& options) {
     return exit_status::skipped;
   }
   // The build is the instructor's own, on their machine: nothing to contain, only time watched.
-  sandbox::Policy policy;
-  policy.isolate = false;
-  policy.inherit_environment = true;
-  policy.resource_limits = false;
+  sandbox::Policy policy = student_machine_policy();
   policy.time_limit_s = kBuildSeconds;
   policy.max_output_bytes = 64u << 20;
   const auto result = sandbox::run_unisolated(policy, options.command);

@@ -19,16 +19,6 @@ std::vector<std::string> split_words(const std::string& text) {
   return words;
 }
 
-// "A.B:C.D" -> A.B, C.D.
-std::vector<std::string> split_checks(const std::string& filter) {
-  std::vector<std::string> ids;
-  std::istringstream in(filter);
-  for (std::string id; std::getline(in, id, ':');) {
-    if (!id.empty()) ids.push_back(id);
-  }
-  return ids;
-}
-
 // The lines of `text` ("--says A --says B" arrive joined by newlines).
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;

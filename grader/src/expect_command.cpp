@@ -21,16 +21,6 @@ namespace {
 
 namespace exit_status = contract::exit_status;
 
-// "A.B:C.D" -> A.B, C.D.
-std::vector<std::string> split_filter(const std::string& filter) {
-  std::vector<std::string> ids;
-  std::istringstream in(filter);
-  for (std::string id; std::getline(in, id, ':');) {
-    if (!id.empty()) ids.push_back(id);
-  }
-  return ids;
-}
-
 bool runnable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
 
 // The lab program and, on a GPU, the submission's launcher beside it (LAB_LAUNCHER) must be built;
@@ -48,13 +38,6 @@ std::string bubblewrap_here() {
   const auto found = common::find_bwrap();
   if (found.path.empty() || !common::bubblewrap_runs_here(found.path)) return "";
   return found.path;
-}
-
-// A new, empty results folder, writable by its owner alone (lab_program_run.hpp).
-void fresh_results_folder(const std::string& folder) {
-  std::error_code ignored;
-  std::filesystem::remove_all(folder, ignored);
-  prepare_results_folder(folder);
 }
 
 // The named checks' run lacked an evidence kind (a speed check runs no kernel under the
@@ -75,7 +58,7 @@ std::optional<std::vector<contract::CheckRecord>> evidence_rerun(const contract:
   fresh_results_folder(folder);
   LabProgramRequest request;
   request.command = options.command;
-  request.checks = split_filter(expected.evidence_checks);
+  request.checks = split_checks(expected.evidence_checks);
   request.seed = seed;
   request.show_output = false;
   auto rerun = run_lab_program(spec, request);
@@ -97,6 +80,15 @@ bool checks_in_spec(const contract::LabSpec& spec, const ExpectOptions& options)
 }
 
 }  // namespace
+
+std::vector<std::string> split_checks(const std::string& filter) {
+  std::vector<std::string> ids;
+  std::istringstream in(filter);
+  for (std::string id; std::getline(in, id, ':');) {
+    if (!id.empty()) ids.push_back(id);
+  }
+  return ids;
+}
 
 int expect_command(const ExpectOptions& options) {
   if (options.command.empty()) {

@@ -31,6 +31,9 @@ struct ExpectOptions {
 
 int expect_command(const ExpectOptions& options);
 
+// "A.B:C.D" (a gtest filter's form, as --checks and --evidence-checks take it) -> A.B, C.D.
+std::vector<std::string> split_checks(const std::string& filter);
+
 // The command line of `labcheck expect fail|pass|build-fail` (expect_cli.cpp; build-fail is
 // expect_build_command.hpp's).
 class ExpectCommand {

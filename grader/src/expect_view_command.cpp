@@ -109,9 +109,7 @@ int expect_launcher_view_command(const LauncherViewOptions& options) {
   request.checks = {options.check};
   request.seed = kVisibleSeed;
   request.env = {{"LABGRADE_BWRAP", "/nonexistent/bwrap"}, {"LAB_LAUNCHER", launcher}};
-  std::error_code ignored;
-  std::filesystem::remove_all(options.results_dir, ignored);
-  prepare_results_folder(options.results_dir);
+  fresh_results_folder(options.results_dir);
   auto run = run_lab_program(spec, request);
   if (!run) return kInterrupted;
   keep_records(options.results_dir, *run, "");

@@ -91,6 +91,12 @@ void prepare_results_folder(const std::filesystem::path& results_dir) {
       std::filesystem::perm_options::remove, ignored);
 }
 
+void fresh_results_folder(const std::filesystem::path& results_dir) {
+  std::error_code ignored;
+  std::filesystem::remove_all(results_dir, ignored);
+  prepare_results_folder(results_dir);
+}
+
 void forget_earlier_records(const std::filesystem::path& results_dir,
                             const std::vector<std::string>& checks) {
   for (const auto& id : checks) {

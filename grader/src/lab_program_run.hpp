@@ -46,6 +46,8 @@ std::optional<LabProgramRun> run_lab_program(const contract::LabSpec& spec,
 // The results folder made before the lab program starts, and left writable by its owner alone:
 // the student's launcher, isolated under another uid, must not be able to write records there.
 void prepare_results_folder(const std::filesystem::path& results_dir);
+// The same, emptied first: no record of an earlier run stays (a self-test's folder).
+void fresh_results_folder(const std::filesystem::path& results_dir);
 
 // Removes the records and logs of `checks`: one left from an earlier run must never stand for
 // this one, whatever happens next.

@@ -11,8 +11,8 @@ std::atomic<bool> g_interrupted{false};
 // C linkage ignores the anonymous namespace: the name must differ from labgrade batch's handler.
 extern "C" void on_student_run_interrupted(int) { g_interrupted = true; }
 
-// Nothing to contain on a student's machine: the program is their own build of the kit's lab
-// program (the student's code runs in its launcher, apart).
+}  // namespace
+
 sandbox::Policy student_machine_policy() {
   sandbox::Policy policy;
   policy.isolate = false;
@@ -20,8 +20,6 @@ sandbox::Policy student_machine_policy() {
   policy.resource_limits = false;
   return policy;
 }
-
-}  // namespace
 
 batch::RunRequest student_run_request(std::vector<std::string> command,
                                       std::vector<std::string> checks, std::uint64_t seed) {

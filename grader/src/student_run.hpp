@@ -19,6 +19,11 @@ inline constexpr double kStartupSeconds = 20;
 // labcheck's own status when Ctrl-C (or ctest) stopped it: 128 + SIGINT, as a shell reports it.
 inline constexpr int kInterrupted = 130;
 
+// Nothing to contain on a student's (or the instructor's own) machine: the program is their own
+// build of the kit's lab program, the student's code runs in its launcher, apart. No isolation,
+// the caller's environment, no resource limits; only time is watched.
+sandbox::Policy student_machine_policy();
+
 // A request to run `command` (the lab program and its arguments) for `checks`, with `seed`, on
 // the student's machine: no isolation, the student's own environment (CUDA_VISIBLE_DEVICES from
 // ctest's GPU resources, LAB_SEED, LABS_EMU_SCHEDULE) and no resource limits, so it works

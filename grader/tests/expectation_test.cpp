@@ -362,6 +362,15 @@ TEST(ExpectBuildFailure, ABuildThatWorkedIsNotCaught) {
       << text(judgement);
 }
 
+// A build stopped by its time limit (or killed) never said why it failed, whatever its partial
+// output holds.
+TEST(ExpectBuildFailure, ABuildThatDidNotEndByItselfIsNotCaught) {
+  const auto judgement =
+      grader::judge_build_failure("lab8_calls_cublas", -1, "calls cublasSgemm", {"calls cublas"});
+  EXPECT_EQ(judgement.status, 1) << text(judgement);
+  EXPECT_TRUE(says(judgement, "did not end by itself")) << text(judgement);
+}
+
 }  // namespace
 
 namespace {
