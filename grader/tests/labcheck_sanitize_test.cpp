@@ -205,6 +205,9 @@ TEST(LabcheckSanitize, AKnownWrongKernelIsCaughtOnlyWhenAFindingIsCharged) {
   EXPECT_EQ(caught.exit_code, 0) << caught.output;
   EXPECT_NE(caught.output.find("caught in Lab.Second"), std::string::npos) << caught.output;
   EXPECT_NE(read_text(f.dir / "sanitizer-args").find("cases=every"), std::string::npos);
+  std::string notes;
+  for (const auto& note : f.record("Lab.Second").notes) notes += note + "\n";
+  EXPECT_NE(notes.find("ran on this check's cases"), std::string::npos) << notes;
   const auto clean = f.sanitize(f.sanitizer(kNoErrors), "--tool memcheck --expect-findings");
   EXPECT_EQ(clean.exit_code, 1) << clean.output;
   EXPECT_NE(clean.output.find("NOT CAUGHT"), std::string::npos) << clean.output;

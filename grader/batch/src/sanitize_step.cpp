@@ -276,7 +276,7 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
     }
     charge_findings(pass, run, all_check_ids(spec), checks, charged, outcome);
   }
-  fail_charged_checks(charged, records, false);
+  fail_charged_checks(charged, records, !pass.first_case_only);
   for (const auto& [check, words] : charged.words) outcome.failed_checks.insert(check);
   return outcome;
 }
