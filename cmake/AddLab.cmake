@@ -141,8 +141,7 @@ function(add_lab folder)
   set(ids "${LAB_SPEC_IDS}")
   set(kinds "${LAB_SPEC_KINDS}")
   set(timeouts "${LAB_SPEC_TIMEOUTS}")
-  set(runner sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
-             "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}")
+  _labs_run_check_command(runner ${lab})
 
   add_test(NAME ${lab}.setup COMMAND "${CMAKE_COMMAND}" -E rm -rf "${results}")
   set_tests_properties(${lab}.setup PROPERTIES FIXTURES_SETUP ${lab} LABELS "${lab}")
@@ -210,16 +209,23 @@ function(add_lab folder)
   endif()
 endfunction()
 
+# `out`: the start of every ctest command of `lab` (cmake/run_check.sh with the lab program,
+# labcheck or LABS_LABGRADE, the lab and the summary folder); the mode and its arguments follow.
+function(_labs_run_check_command out lab)
+  get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+  set(${out} sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
+             "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" PARENT_SCOPE)
+endfunction()
+
 # `out`: the command of a self-test of the checks: `labcheck expect <mode>` (grader/src/
 # expect_command.hpp) through run_check.sh (skipped when the lab is not built; ctest's GPU), which
 # runs the lab program with the launcher LAB_LAUNCHER names as `labcheck run` does (the batch's
 # runner and verdict table) and decides from its records whether every check of `checks` (a list)
 # failed or passed as it must. ARGN: `expect fail`'s options (--reason, --diagnosis, ...).
 function(_labs_expect_command out lab spec mode results checks)
-  get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+  _labs_run_check_command(run_check ${lab})
   string(REPLACE ";" ":" filter "${checks}")
-  set(${out} sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
-             "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" expect ${mode}
+  set(${out} ${run_check} expect ${mode}
              --spec "${spec}" --results "${results}" --checks "${filter}" ${ARGN}
              -- "$<TARGET_FILE:${lab}>" --spec "${spec}" PARENT_SCOPE)
 endfunction()
@@ -276,11 +282,9 @@ function(_labs_add_must_stay_clean_test lab spec name launcher_env)
   if(LABS_EMULATION)
     return()
   endif()
-  get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+  _labs_run_check_command(run_check ${lab})
   add_test(NAME ${lab}.${name}
-           COMMAND sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
-                   "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" sanitize
-                   "${spec}" "${CMAKE_BINARY_DIR}/results/clean/${lab}_${name}"
+           COMMAND ${run_check} sanitize "${spec}" "${CMAKE_BINARY_DIR}/results/clean/${lab}_${name}"
                    "${LABS_SANITIZER_FOR_TESTS}" --expect-no-findings)
   set_tests_properties(${lab}.${name} PROPERTIES
     LABELS "${lab};known_wrong;sanitizer" SKIP_RETURN_CODE 77 TIMEOUT 900
@@ -316,12 +320,10 @@ endfunction()
 # that file to at least one correctness check, over every case (skipped without compute-sanitizer
 # or a GPU).
 function(_labs_add_must_catch_test lab spec name tool file launcher_env)
-  get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+  _labs_run_check_command(run_check ${lab})
   get_filename_component(file_name "${file}" NAME)
   add_test(NAME ${lab}.must_fail.${name}.${tool}
-           COMMAND sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
-                   "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" sanitize
-                   "${spec}" "${CMAKE_BINARY_DIR}/results/must_fail/${lab}_${name}-${tool}"
+           COMMAND ${run_check} sanitize "${spec}" "${CMAKE_BINARY_DIR}/results/must_fail/${lab}_${name}-${tool}"
                    "${LABS_SANITIZER_FOR_TESTS}" --tool ${tool} --student-file "${file_name}"
                    --expect-findings)
   set_tests_properties(${lab}.must_fail.${name}.${tool} PROPERTIES
@@ -497,15 +499,13 @@ function(_labs_add_must_fail_tests lab lab_dir spec ids kinds bonus_ids)
     if(build_must_fail)
       # Built by its test alone, with nothing of the lab program, which other tests may be running.
       # `labcheck expect build-fail` (grader/src/expect_build_command.hpp) through run_check.sh.
-      get_property(ctest_steps GLOBAL PROPERTY LABS_CTEST_STEPS)
+      _labs_run_check_command(run_check ${lab})
       set(says "")
       foreach(words IN LISTS build_output)
         list(APPEND says --says "${words}")
       endforeach()
       add_test(NAME ${lab}.must_fail.${name}
-               COMMAND sh "${LABS_CMAKE_DIR}/run_check.sh" "$<TARGET_FILE:${lab}>"
-                       "$<TARGET_FILE:${ctest_steps}>" "${lab}" "${LABS_SUMMARY_DIR}" expect
-                       build-fail --prerequisite "$<TARGET_FILE:${lab}_launcher_main>" ${says}
+               COMMAND ${run_check} expect build-fail --prerequisite "$<TARGET_FILE:${lab}_launcher_main>" ${says}
                        -- "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target ${target}
                        -- -j1)
       set_tests_properties(${lab}.must_fail.${name} PROPERTIES
