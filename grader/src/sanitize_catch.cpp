@@ -59,10 +59,15 @@ std::optional<batch::SanitizerOutcome> sanitize_every_case(const SanitizeOptions
   return outcome;
 }
 
-// Nothing ran (the lab program found no usable GPU): nothing to judge, as the deleted
-// run_sanitizer.sh passed the program's 77 on.
-bool nothing_ran(const batch::SanitizerOutcome& outcome) {
-  return outcome.failed_checks.empty() && outcome.runs > 0 && outcome.judged_records == 0;
+// The status to end with before judging: interrupted, or skipped when nothing ran (the lab
+// program found no usable GPU), as the deleted run_sanitizer.sh passed the program's 77 on.
+std::optional<int> ended_early(const std::optional<batch::SanitizerOutcome>& outcome) {
+  if (!outcome) return kInterrupted;
+  if (outcome->failed_checks.empty() && outcome->runs > 0 && outcome->judged_records == 0) {
+    std::printf("skipped: the lab program ran no check under compute-sanitizer (no usable GPU)\n");
+    return exit_status::skipped;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -71,11 +76,7 @@ int judge_the_catch(const SanitizeOptions& options, const contract::LabSpec& spe
                     batch::SanitizerPass pass) {
   std::vector<CheckRecord> records;
   const auto outcome = sanitize_every_case(options, spec, pass, records);
-  if (!outcome) return kInterrupted;
-  if (nothing_ran(*outcome)) {
-    std::printf("skipped: the lab program ran no check under compute-sanitizer (no usable GPU)\n");
-    return exit_status::skipped;
-  }
+  if (const auto status = ended_early(outcome)) return *status;
   std::filesystem::remove_all(options.results_dir);  // no record of an earlier run stays
   std::filesystem::create_directories(options.results_dir);
   for (const auto& record : records) {
@@ -97,11 +98,7 @@ int judge_clean(const SanitizeOptions& options, const contract::LabSpec& spec,
                 batch::SanitizerPass pass) {
   std::vector<CheckRecord> records;
   const auto outcome = sanitize_every_case(options, spec, pass, records);
-  if (!outcome) return kInterrupted;
-  if (nothing_ran(*outcome)) {
-    std::printf("skipped: the lab program ran no check under compute-sanitizer (no usable GPU)\n");
-    return exit_status::skipped;
-  }
+  if (const auto status = ended_early(outcome)) return *status;
   bool bad = false;
   for (const auto& record : records) {
     if (!outcome->failed_checks.count(record.check)) continue;
