@@ -31,6 +31,10 @@ ProgramRuns::ProgramRuns(BatchState& batch, const std::string& slug, RunRequest 
 
 void ProgramRuns::run_phase(bool speed) {
   request_.checks = checks_of_kind(batch_.kit.spec, speed);
+  if (speed) {  // the checks the hosted memcheck run left over ride along (run_leftover)
+    const auto left = std::exchange(left_for_plain_run_, {});
+    request_.checks.insert(request_.checks.begin(), left.begin(), left.end());
+  }
   if (request_.checks.empty()) return;
   auto [device, gate] = batch_.gpus->least_busy();
   request_.gpu = device;
@@ -41,11 +45,16 @@ void ProgramRuns::run_phase(bool speed) {
 }
 
 // The checks the hosted memcheck run left over (structure checks, correctness checks too large
-// for memcheck) in a shared run of their own, without memcheck. They once ran first in the speed
-// run's process, which then waited for its turn holding its CUDA contexts and buffers: with 100
+// for memcheck) in a shared run of their own, without memcheck, when no speed run follows (no
+// correctness case came out right). Otherwise they ride in the speed run's process, in its turn
+// (run_phase): every CUDA process's start and end takes the driver's lock, one for the whole
+// host, so a process fewer per submission is what lets more GPUs help (issue 33: 16 processes
+// starting at once took 5.3 s on one H200 and 5.5 s spread over four). They once ran there
+// before the program waited for its turn, holding its CUDA contexts and buffers: with 100
 // submissions on one H200, 84 such programs were alive at once, and correct kernels lost the
 // checks that ran there (23 got 60 points, 16 nothing: 2026-11-28, docs/batch-grading-h100.md).
-// Now a program waits for its turn only with a head start, a few per GPU.
+// Now a program waits for its turn only with a head start, a few per GPU, and runs every check
+// after it.
 void ProgramRuns::run_leftover() {
   if (left_for_plain_run_.empty()) return;
   request_.checks = std::exchange(left_for_plain_run_, {});

@@ -1,8 +1,8 @@
 // A built lab program's runs for one submission: the correctness run (GPU shared; under
-// memcheck when the batch hosts it, in rounds), the sanitizer pass after it, the run of the
-// checks memcheck left over (GPU shared), then the speed run (GPU alone), and the fallback
-// sanitizer pass where the emulated pass could not look, each on the least busy GPU, gathering
-// records and problems into the submission's outcome.
+// memcheck when the batch hosts it, in rounds), the sanitizer pass after it, the speed run (GPU
+// alone) with the checks memcheck left over (or, without a speed run, their own run, GPU shared),
+// and the fallback sanitizer pass where the emulated pass could not look, each on the least busy
+// GPU, gathering records and problems into the submission's outcome.
 #pragma once
 
 #include <functional>
@@ -30,10 +30,10 @@ class ProgramRuns {
       after_correctness;
 
   // The correctness run (`speed` false: GPU shared, under memcheck when the batch hosts it) or
-  // the speed run (GPU alone, with a head start).
+  // the speed run (GPU alone, with a head start; the checks memcheck left over run in it).
   void run_phase(bool speed);
-  // The checks the hosted memcheck run left over, GPU shared, without memcheck; after the
-  // correctness run, before the speed run.
+  // The checks the hosted memcheck run left over, GPU shared, without memcheck: for a submission
+  // whose speed run will not run (none of its correctness cases came out right).
   void run_leftover();
 
   // compute-sanitizer's pass (batch.sanitizer_fallback), GPU shared, for a submission the

@@ -97,9 +97,10 @@ bool any_case_right(const std::vector<contract::CheckRecord>& records) {
   });
 }
 
-// The runs of a built program: correctness, the checks the hosted memcheck run left over, then
-// speed when a case came out right; the emulated pass runs beside them from the end of the
-// correctness run on (emulated_step.hpp).
+// The runs of a built program: correctness, then speed when a case came out right, with the
+// checks the hosted memcheck run left over (in a run of their own when the correctness run had no
+// right case: a right case there earns the speed run); the emulated pass runs beside them from
+// the end of the correctness run on (emulated_step.hpp).
 void run_program(BatchState& batch, const std::string& slug, const Sources& sources,
                  RunRequest request, std::vector<std::string> kernels, GradedOutcome& outcome,
                  std::vector<std::string>& problems) {
@@ -110,7 +111,7 @@ void run_program(BatchState& batch, const std::string& slug, const Sources& sour
   };
   runs.run_phase(false);
   if (batch.interrupted) return;
-  runs.run_leftover();
+  if (!any_case_right(outcome.records)) runs.run_leftover();
   if (batch.interrupted) return;
   if (any_case_right(outcome.records)) {
     runs.run_phase(true);
