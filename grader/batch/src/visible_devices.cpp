@@ -16,4 +16,9 @@ std::string visible_device(int gpu, const char* parent) {
   return "-1";
 }
 
+std::vector<std::pair<std::string, std::string>> gpu_environment(int gpu, const char* parent) {
+  return {{"CUDA_VISIBLE_DEVICES", visible_device(gpu, parent)},
+          {"CUDA_DEVICE_MAX_CONNECTIONS", "1"}};
+}
+
 }  // namespace batch

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <string>
+#include <utility>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -107,6 +109,15 @@ TEST(VisibleDevices, IndexesTheGradersOwnList) {
 TEST(VisibleDevices, PastTheListNoGpu) {
   EXPECT_EQ(visible_device(2, "5,7"), "-1");
   EXPECT_EQ(visible_device(-1, "5,7"), "-1");
+}
+
+// Every program the batch runs on a GPU gets its device and one hardware queue per context (the
+// driver's lock that every context's making and ending takes is one for the whole host).
+TEST(VisibleDevices, AProgramsGpuEnvironment) {
+  using Environment = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(gpu_environment(1, "5,7"),
+            (Environment{{"CUDA_VISIBLE_DEVICES", "7"}, {"CUDA_DEVICE_MAX_CONNECTIONS", "1"}}));
+  EXPECT_EQ(gpu_environment(0, nullptr).front().second, "0");
 }
 
 }  // namespace
