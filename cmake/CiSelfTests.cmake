@@ -33,6 +33,13 @@ add_test(NAME ci.gpu_resources.ctest_j
 add_test(NAME ci.print_summary
          COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/tests/print_summary_test.sh" "${CMAKE_COMMAND}"
                  "${PROJECT_SOURCE_DIR}/cmake")
+if(NOT LABS_EMULATION)
+  # The bench of the CUDA driver's host-wide lock (docs/batch-grading-h100.md): it compiles its
+  # probe with nvcc.
+  add_test(NAME ci.cuda_start_bench
+           COMMAND "${CMAKE_COMMAND}" -E env "NVCC=${CMAKE_CUDA_COMPILER}"
+                   sh "${PROJECT_SOURCE_DIR}/cmake/tests/cuda_start_bench_test.sh" "${PROJECT_SOURCE_DIR}")
+endif()
 foreach(script slurm/submit.sh slurm/grade-class.sbatch ci/slurm-test.sh ci/two-gpu-check.sh
                ctest-gpu-resources.sh packaging/install-grader.sh packaging/gpu-setup-check.sh)
   get_filename_component(name "${script}" NAME)

@@ -6,6 +6,7 @@
 # as it starts fewer processes (docs/batch-grading-h100.md, "Several GPUs").
 #   scripts/cuda-start-bench.sh GPUS K [K...]      e.g. scripts/cuda-start-bench.sh 0,1,2,3 1 16 32
 #   CUDA_START_WRAP="compute-sanitizer --tool memcheck" scripts/cuda-start-bench.sh 0 8
+# NVCC: the compiler of the probe (default nvcc in PATH).
 # Prints, per K: the wall time, each process's mean and worst, and the mean of its three parts.
 set -eu
 [ $# -ge 2 ] || { echo "usage: scripts/cuda-start-bench.sh GPUS K [K...]" >&2; exit 2; }
@@ -14,7 +15,7 @@ shift
 IFS=, read -ra gpu_list <<< "$gpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-nvcc -O2 -o "$work/probe" "$(dirname "$0")/cuda_start_probe.cu"
+"${NVCC:-nvcc}" -O2 -o "$work/probe" "$(dirname "$0")/cuda_start_probe.cu"
 for k in "$@"; do
   start=$(date +%s.%N)
   for i in $(seq 0 $((k - 1))); do
