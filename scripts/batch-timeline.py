@@ -3,9 +3,11 @@
 
   scripts/batch-timeline.py OUT [--markdown]
 
-Prints, for each phase (build, correctness@GPU, speed@GPU, emulated@cpu): how many ran, their
-median and total run time and the median wait before them; then, per GPU, the time it was held
-alone (speed), shared (correctness runs only), and idle, and the wall time of the whole batch.
+Prints, for each phase (build, correctness@GPU, sanitizer@GPU, leftover@GPU, speed@GPU,
+emulated@cpu): how many ran, their median and total run time and the median wait before them;
+then, per GPU, the time it was held alone (speed: since 31362e0 with the checks the hosted
+memcheck run left over, which before ran apart as leftover@GPU), shared (correctness runs only),
+and idle, and the wall time of the whole batch.
 The emulated pass (emulated@cpu, CPU only at nice 19) is no GPU's: the last line says how much of
 it overlapped the speed runs and how long the batch ran on after the GPUs' last use for it.
 """

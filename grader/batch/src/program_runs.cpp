@@ -1,5 +1,6 @@
 #include "program_runs.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -8,16 +9,9 @@
 #include <fmt/format.h>
 
 #include "batch/gpu_gate.hpp"
+#include "batch/run_plan.hpp"
 
 namespace batch {
-
-std::vector<std::string> checks_of_kind(const contract::LabSpec& spec, bool speed) {
-  std::vector<std::string> ids;
-  for (const auto& check : spec.checks) {
-    if ((check.kind == "speed") == speed) ids.push_back(check.id);
-  }
-  return ids;
-}
 
 ProgramRuns::ProgramRuns(BatchState& batch, const std::string& slug, RunRequest request,
                          std::vector<std::string> kernels, GradedOutcome& outcome,
@@ -30,31 +24,56 @@ ProgramRuns::ProgramRuns(BatchState& batch, const std::string& slug, RunRequest 
       problems_(problems) {}
 
 void ProgramRuns::run_phase(bool speed) {
-  request_.checks = checks_of_kind(batch_.kit.spec, speed);
-  if (speed) {  // the checks the hosted memcheck run left over ride along (run_leftover)
-    const auto left = std::exchange(left_for_plain_run_, {});
-    request_.checks.insert(request_.checks.begin(), left.begin(), left.end());
-  }
+  if (speed) return run_speed();
+  request_.checks = checks_of_kind(batch_.kit.spec, false);
   if (request_.checks.empty()) return;
   auto [device, gate] = batch_.gpus->least_busy();
   request_.gpu = device;
-  const auto phase = fmt::format("{}@{}", speed ? "speed" : "correctness", device);
+  const auto phase = fmt::format("correctness@{}", device);
   batch_.timeline->mark(slug_, phase, "wait");
-  RunOutcome ran = speed ? run_alone(*gate, phase) : run_shared(*gate, phase, device);
+  RunOutcome ran = run_shared(*gate, phase, device);
   take(ran);
 }
 
+// The speed run carries the checks the hosted memcheck run left over (run_plan.hpp); when one of
+// them failed, the speed checks that failed after it run once more in a process of their own.
+void ProgramRuns::run_speed() {
+  const auto left = left_for_plain_run_;
+  request_.checks = speed_run_checks(batch_.kit.spec, left);
+  if (request_.checks.empty()) return run_leftover();  // no speed check: no turn to ride in
+  left_for_plain_run_.clear();
+  RunOutcome ran = run_alone_on_least_busy();
+  const auto again = speed_checks_to_run_again(batch_.kit.spec, left, ran.records);
+  if (!again.empty()) {
+    std::erase_if(ran.records, [&again](const contract::CheckRecord& record) {
+      return std::find(again.begin(), again.end(), record.check) != again.end();
+    });
+    request_.checks = again;
+    RunOutcome fresh = run_alone_on_least_busy();
+    take(fresh);
+  }
+  take(ran);
+}
+
+RunOutcome ProgramRuns::run_alone_on_least_busy() {
+  auto [device, gate] = batch_.gpus->least_busy();
+  request_.gpu = device;
+  const auto phase = fmt::format("speed@{}", device);
+  batch_.timeline->mark(slug_, phase, "wait");
+  return run_alone(*gate, phase);
+}
+
 // The checks the hosted memcheck run left over (structure checks, correctness checks too large
-// for memcheck) in a shared run of their own, without memcheck, when no speed run follows (no
-// correctness case came out right). Otherwise they ride in the speed run's process, in its turn
-// (run_phase): every CUDA process's start and end takes the driver's lock, one for the whole
-// host, so a process fewer per submission is what lets more GPUs help (issue 33: 16 processes
-// starting at once took 5.3 s on one H200 and 5.5 s spread over four). They once ran there
-// before the program waited for its turn, holding its CUDA contexts and buffers: with 100
-// submissions on one H200, 84 such programs were alive at once, and correct kernels lost the
-// checks that ran there (23 got 60 points, 16 nothing: 2026-11-28, docs/batch-grading-h100.md).
-// Now a program waits for its turn only with a head start, a few per GPU, and runs every check
-// after it.
+// for memcheck) in a shared run of their own, without memcheck, when no speed run carries them
+// (none of the correctness cases came out right, or the lab has no speed check). Otherwise they
+// ride in the speed run's process, in its turn (run_plan.hpp): every CUDA process's start and
+// end takes the driver's lock, one for the whole host, so a process fewer per submission is what
+// lets more GPUs help (16 processes starting at once: 5.41 s on one H200, 5.65 s spread over
+// four). They once ran there before the program waited for its turn, holding its CUDA contexts
+// and buffers: with 100 submissions on one H200, 84 such programs were alive at once, and
+// correct kernels lost the checks that ran there (23 got 60 points, 16 nothing: 2026-11-28,
+// docs/batch-grading-h100.md). Now a program waits for its turn only with a head start, a few
+// per GPU, and runs every check after it.
 void ProgramRuns::run_leftover() {
   if (left_for_plain_run_.empty()) return;
   request_.checks = std::exchange(left_for_plain_run_, {});

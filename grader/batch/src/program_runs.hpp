@@ -9,14 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "batch/run_plan.hpp"
 #include "batch/run_step.hpp"
 #include "batch/sanitize_step.hpp"
 #include "batch_state.hpp"
 
 namespace batch {
-
-// The ids of the spec's speed checks (`speed`) or of all its other checks.
-std::vector<std::string> checks_of_kind(const contract::LabSpec& spec, bool speed);
 
 class ProgramRuns {
  public:
@@ -32,8 +30,9 @@ class ProgramRuns {
   // The correctness run (`speed` false: GPU shared, under memcheck when the batch hosts it) or
   // the speed run (GPU alone, with a head start; the checks memcheck left over run in it).
   void run_phase(bool speed);
-  // The checks the hosted memcheck run left over, GPU shared, without memcheck: for a submission
-  // whose speed run will not run (none of its correctness cases came out right).
+  // The checks the hosted memcheck run left over, GPU shared, without memcheck, where no speed
+  // run carries them: none of the correctness cases came out right, or the lab has no speed
+  // check.
   void run_leftover();
 
   // compute-sanitizer's pass (batch.sanitizer_fallback), GPU shared, for a submission the
@@ -42,6 +41,8 @@ class ProgramRuns {
   void fallback_sanitizer_pass(std::vector<contract::CheckRecord>& records);
 
  private:
+  void run_speed();
+  RunOutcome run_alone_on_least_busy();
   RunOutcome run_alone(GpuGate& gate, const std::string& phase);
   RunOutcome run_shared(GpuGate& gate, const std::string& phase, int device);
   void share_with_others(GpuGate& gate);

@@ -4,10 +4,10 @@
 #include <atomic>
 #include <chrono>
 #include <map>
-#include <string>
-#include <utility>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
