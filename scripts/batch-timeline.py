@@ -4,10 +4,11 @@
   scripts/batch-timeline.py OUT [--markdown]
 
 Prints, for each phase (build, correctness@GPU, sanitizer@GPU, leftover@GPU, speed@GPU,
-emulated@cpu): how many ran, their median and total run time and the median wait before them;
-then, per GPU, the time it was held alone (speed: since 31362e0 with the checks the hosted
-memcheck run left over, which before ran apart as leftover@GPU), shared (correctness runs only),
-and idle, and the wall time of the whole batch.
+speed-again@GPU, emulated@cpu): how many ran, their median and total run time and the median
+wait before them; then, per GPU, the time it was held alone (speed and speed-again: since 31362e0
+the speed run also carries the checks the hosted memcheck run left over, where the lab has speed
+checks; leftover@GPU is their shared run otherwise), shared (correctness runs only), and idle,
+and the wall time of the whole batch.
 The emulated pass (emulated@cpu, CPU only at nice 19) is no GPU's: the last line says how much of
 it overlapped the speed runs and how long the batch ran on after the GPUs' last use for it.
 """
@@ -63,7 +64,8 @@ def main():
     gpus = sorted({phase.split("@", 1)[1] for phase in phases if "@" in phase} - {"cpu"})
     gpu_rows = [("GPU", "alone (speed) s", "shared only s", "idle s", "first use s")]
     for gpu in gpus:
-        alone = phases.get(f"speed@{gpu}", {"spans": []})["spans"]
+        alone = [span for name in (f"speed@{gpu}", f"speed-again@{gpu}")
+                 for span in phases.get(name, {"spans": []})["spans"]]
         shared = phases.get(f"correctness@{gpu}", {"spans": []})["spans"]
         busy = union_length(alone + shared)
         first = min(a for a, _ in alone + shared) if alone + shared else 0.0
@@ -85,7 +87,8 @@ def main():
     if emulated:
         gpu_spans = [span for phase, p in phases.items()
                      if phase.split("@", 1)[-1] in gpus for span in p["spans"]]
-        speed = [span for gpu in gpus for span in phases.get(f"speed@{gpu}", {"spans": []})["spans"]]
+        speed = [span for gpu in gpus for name in (f"speed@{gpu}", f"speed-again@{gpu}")
+                 for span in phases.get(name, {"spans": []})["spans"]]
         last_gpu = max((b for _, b in gpu_spans), default=0.0)
         overlap = union_length(emulated) + union_length(speed) - union_length(emulated + speed)
         print(f"emulated pass: {union_length(emulated):.1f} s of CPU time spans, {overlap:.1f} s of "

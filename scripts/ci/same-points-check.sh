@@ -3,8 +3,10 @@
 # checked end to end as a student and an instructor would run them: the committed tree with
 # KERNEL as the lab's kernel.cu, built without the solutions (`make LAB`), `ctest -R '^LAB\.'`
 # (the run, compute-sanitizer's pass on a GPU, the checks, the report), then `labgrade batch` of a
-# one-student class whose kernel.cu is KERNEL, with the same build's kit. The backend is this
-# machine's (CUDA where there is a GPU, else the CPU emulation; LABS_CMAKE_ARGS adds options).
+# one-student class whose kernel.cu is KERNEL, with the same build's kit, both with seed 4242 (a
+# race may still come out differently in two runs: a race's points rest on the sanitizer's or
+# the emulator's finding, not on the outputs). The backend is this machine's (CUDA where there
+# is a GPU, else the CPU emulation; LABS_CMAKE_ARGS adds options).
 #   scripts/ci/same-points-check.sh LAB KERNEL [WORK]
 #   e.g. scripts/ci/same-points-check.sh lab6 labs/lab6-tiled-matmul/tests/wrong/missing_sync_after_compute.cu
 # Exit 0 when the points agree, 1 when they differ, 2 when a step could not run.
@@ -12,7 +14,7 @@ set -eu
 [ $# -ge 2 ] || { echo "usage: scripts/ci/same-points-check.sh LAB KERNEL [WORK]" >&2; exit 2; }
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 lab=$1
-kernel=$(realpath "$2")
+kernel=$(realpath -m "$2")
 work=${3:-/tmp/same-points-$lab}
 folder=""
 for dir in "$repo/labs/$lab"-*/; do [ -d "$dir" ] && folder=$(basename "$dir") && break; done
@@ -34,7 +36,7 @@ step configure "$work/configure.log" cmake -S "$work/src" -B "$work/build" -DLAB
 step build "$work/build.log" cmake --build "$work/build" -j"$(nproc)" \
   --target "$lab" "${lab}_launcher" labcheck labgrade "${lab}_kit"
 # The checks' tests fail for a wrong kernel: what counts is the report's points.
-ctest --test-dir "$work/build" -R "^$lab\\.(setup|run|sanitizer|report|[A-Z].*)\$" \
+LAB_SEED=4242 ctest --test-dir "$work/build" -R "^$lab\\.(setup|run|sanitizer|report|[A-Z].*)\$" \
   > "$work/ctest.log" 2>&1 || true
 summary="$work/build/reports/.ctest-run/$lab.summary"
 [ -s "$summary" ] || { echo "same-points: ctest wrote no summary ($work/ctest.log)" >&2; exit 2; }
@@ -43,13 +45,19 @@ ctest_points=$(sed -n 's/^[^:]*: \([0-9.]*\) \/ [0-9.]* points.*/\1/p' "$summary
   > "$work/batch.log" 2>&1 || true
 [ -s "$work/out/gradebook.csv" ] ||
   { echo "same-points: the batch wrote no gradebook ($work/batch.log)" >&2; exit 2; }
-batch_points=$(python3 -c '
+read -r batch_status batch_points < <(python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-print(rows[0]["total"] if rows else "")' "$work/out/gradebook.csv")
-echo "same-points: $lab with $(basename "$kernel"): ctest ${ctest_points:-?} points, labgrade batch ${batch_points:-?}"
+print(rows[0]["status"], rows[0]["total"]) if rows else print("none", "")' "$work/out/gradebook.csv")
+[ "$batch_status" = graded ] ||
+  { echo "same-points: the batch did not grade the kernel: $batch_status ($work/batch.log)" >&2; exit 2; }
+if [ -z "$ctest_points" ] || [ -z "$batch_points" ]; then
+  echo "same-points: no points read (ctest '$ctest_points', batch '$batch_points')" >&2
+  exit 2
+fi
+echo "same-points: $lab with $(basename "$kernel"): ctest $ctest_points points, labgrade batch $batch_points"
 echo "  ctest: $(head -1 "$summary")"
 echo "  batch: $(tail -1 "$work/out/gradebook.csv")"
-awk -v a="${ctest_points:-x}" -v b="${batch_points:-y}" 'BEGIN { exit !(a == b || (a + 0 == b + 0 && a != "x" && b != "y")) }' ||
+awk -v a="$ctest_points" -v b="$batch_points" 'BEGIN { exit !(a == b) }' ||
   { echo "same-points: the points differ"; exit 1; }
 echo "same-points: the same points"

@@ -42,23 +42,23 @@ void ProgramRuns::run_speed() {
   request_.checks = speed_run_checks(batch_.kit.spec, left);
   if (request_.checks.empty()) return run_leftover();  // no speed check: no turn to ride in
   left_for_plain_run_.clear();
-  RunOutcome ran = run_alone_on_least_busy();
+  RunOutcome ran = run_alone_on_least_busy("speed");
   const auto again = speed_checks_to_run_again(batch_.kit.spec, left, ran.records);
-  if (!again.empty()) {
+  if (!again.empty() && !ran.interrupted && !batch_.interrupted) {
     std::erase_if(ran.records, [&again](const contract::CheckRecord& record) {
       return std::find(again.begin(), again.end(), record.check) != again.end();
     });
     request_.checks = again;
-    RunOutcome fresh = run_alone_on_least_busy();
+    RunOutcome fresh = run_alone_on_least_busy("speed-again");
     take(fresh);
   }
   take(ran);
 }
 
-RunOutcome ProgramRuns::run_alone_on_least_busy() {
+RunOutcome ProgramRuns::run_alone_on_least_busy(const char* phase_name) {
   auto [device, gate] = batch_.gpus->least_busy();
   request_.gpu = device;
-  const auto phase = fmt::format("speed@{}", device);
+  const auto phase = fmt::format("{}@{}", phase_name, device);
   batch_.timeline->mark(slug_, phase, "wait");
   return run_alone(*gate, phase);
 }

@@ -42,7 +42,8 @@ class ProgramRuns {
 
  private:
   void run_speed();
-  RunOutcome run_alone_on_least_busy();
+  // A run with the GPU alone, marked `phase_name`@GPU in the timeline ("speed", "speed-again").
+  RunOutcome run_alone_on_least_busy(const char* phase_name);
   RunOutcome run_alone(GpuGate& gate, const std::string& phase);
   RunOutcome run_shared(GpuGate& gate, const std::string& phase, int device);
   void share_with_others(GpuGate& gate);

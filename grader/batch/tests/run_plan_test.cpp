@@ -36,6 +36,13 @@ contract::CheckRecord record(const std::string& check, Verdict verdict) {
   return made;
 }
 
+// A speed check's record with a measured time (slow: failed, but timed).
+contract::CheckRecord timed(const std::string& check, Verdict verdict) {
+  auto made = record(check, verdict);
+  made.timing = contract::Timing{};
+  return made;
+}
+
 TEST(RunPlan, TheSpeedRunCarriesTheLeftChecksInSpecOrder) {
   EXPECT_EQ(speed_run_checks(with_speed(), {"Lab.Shared", "Lab.Large"}),
             (Ids{"Lab.Large", "Lab.Shared", "Lab.Speed", "Lab.SpeedBig"}));
@@ -52,13 +59,32 @@ TEST(RunPlan, WithoutASpeedCheckTheLeftChecksAreNotCarried) {
 }
 
 // A left check that failed (its launcher stopped answering, say) may have taken the speed
-// checks after it down: those that failed run again; those that passed keep their records.
-TEST(RunPlan, AfterALeftCheckFailedTheFailedSpeedChecksRunAgain) {
+// checks after it down: one the grader failed unmeasured ("not run: ...") runs again; one that
+// passed keeps its record.
+TEST(RunPlan, AfterALeftCheckFailedAnUnmeasuredSpeedCheckRunsAgain) {
   const std::vector<contract::CheckRecord> records{
       record("Lab.Large", Verdict::fail), record("Lab.Shared", Verdict::pass),
-      record("Lab.Speed", Verdict::not_run), record("Lab.SpeedBig", Verdict::pass)};
+      record("Lab.Speed", Verdict::fail), timed("Lab.SpeedBig", Verdict::pass)};
   EXPECT_EQ(speed_checks_to_run_again(with_speed(), {"Lab.Large", "Lab.Shared"}, records),
             (Ids{"Lab.Speed"}));
+}
+
+// A slow kernel's timed speed records stand: a second timing would be a second chance that
+// students whose left checks passed do not get.
+TEST(RunPlan, ATimedSpeedCheckIsNotRunAgain) {
+  const std::vector<contract::CheckRecord> records{record("Lab.Shared", Verdict::fail),
+                                                   timed("Lab.Speed", Verdict::fail),
+                                                   timed("Lab.SpeedBig", Verdict::inconclusive)};
+  EXPECT_TRUE(speed_checks_to_run_again(with_speed(), {"Lab.Shared"}, records).empty());
+}
+
+// Only what ran after the failed left check: a speed check before it shared nothing with it.
+TEST(RunPlan, ASpeedCheckBeforeTheFailedLeftCheckIsNotRunAgain) {
+  const std::vector<contract::CheckRecord> records{record("Lab.Speed", Verdict::fail),
+                                                   record("Lab.Shared", Verdict::fail),
+                                                   record("Lab.SpeedBig", Verdict::error)};
+  EXPECT_EQ(speed_checks_to_run_again(with_speed(), {"Lab.Shared"}, records),
+            (Ids{"Lab.SpeedBig"}));
 }
 
 TEST(RunPlan, WhenTheLeftChecksPassedNothingRunsAgain) {

@@ -22,12 +22,13 @@ std::vector<std::string> checks_of_kind(const contract::LabSpec& spec, bool spee
 std::vector<std::string> speed_run_checks(const contract::LabSpec& spec,
                                           const std::vector<std::string>& left);
 
-// The speed checks of `records` (the speed run's) to run once more, in a process of their own:
-// those that failed, when a check of `left` failed before them in the same process. A failure
-// there can end things for the checks after it (a launcher that stopped answering, a kernel
-// fault that left the GPU unusable, the hangs a process is allowed), which the speed checks did
-// not share when the left checks had a run of their own; so they get the fresh process they had
-// then. Empty when every check of `left` passed (or was not judged).
+// The speed checks of `records` (the speed run's, in the order it ran them) to run once more, in
+// a process of their own: those after a failed check of `left` that failed without a measured
+// time. A failure of a left check can end things for the checks after it in one process (a
+// launcher that stopped answering, a kernel fault that left the GPU unusable, the hangs a process
+// is allowed), which the speed checks did not share when the left checks had a run of their own;
+// so those get the fresh process they had then. A speed check that was timed keeps its record
+// (a second timing would be a second chance others do not get). Empty when no left check failed.
 std::vector<std::string> speed_checks_to_run_again(
     const contract::LabSpec& spec, const std::vector<std::string>& left,
     const std::vector<contract::CheckRecord>& records);
