@@ -19,6 +19,12 @@ from collections import defaultdict
 from pathlib import Path
 
 
+def alone_spans(phases, gpu):
+    """The spans `gpu` was held alone: the speed runs and their runs again."""
+    return [span for name in (f"speed@{gpu}", f"speed-again@{gpu}")
+            for span in phases.get(name, {"spans": []})["spans"]]
+
+
 def union_length(intervals):
     total, end = 0.0, None
     for a, b in sorted(intervals):
@@ -64,8 +70,7 @@ def main():
     gpus = sorted({phase.split("@", 1)[1] for phase in phases if "@" in phase} - {"cpu"})
     gpu_rows = [("GPU", "alone (speed) s", "shared only s", "idle s", "first use s")]
     for gpu in gpus:
-        alone = [span for name in (f"speed@{gpu}", f"speed-again@{gpu}")
-                 for span in phases.get(name, {"spans": []})["spans"]]
+        alone = alone_spans(phases, gpu)
         shared = phases.get(f"correctness@{gpu}", {"spans": []})["spans"]
         busy = union_length(alone + shared)
         first = min(a for a, _ in alone + shared) if alone + shared else 0.0
@@ -87,8 +92,7 @@ def main():
     if emulated:
         gpu_spans = [span for phase, p in phases.items()
                      if phase.split("@", 1)[-1] in gpus for span in p["spans"]]
-        speed = [span for gpu in gpus for name in (f"speed@{gpu}", f"speed-again@{gpu}")
-                 for span in phases.get(name, {"spans": []})["spans"]]
+        speed = [span for gpu in gpus for span in alone_spans(phases, gpu)]
         last_gpu = max((b for _, b in gpu_spans), default=0.0)
         overlap = union_length(emulated) + union_length(speed) - union_length(emulated + speed)
         print(f"emulated pass: {union_length(emulated):.1f} s of CPU time spans, {overlap:.1f} s of "

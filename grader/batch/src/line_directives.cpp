@@ -3,10 +3,10 @@
 #include <cctype>
 #include <fstream>
 #include <iterator>
-
-#include <fmt/format.h>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace batch {
 namespace {

@@ -23,8 +23,7 @@ ProgramRuns::ProgramRuns(BatchState& batch, const std::string& slug, RunRequest 
       outcome_(outcome),
       problems_(problems) {}
 
-void ProgramRuns::run_phase(bool speed) {
-  if (speed) return run_speed();
+void ProgramRuns::run_correctness() {
   request_.checks = checks_of_kind(batch_.kit.spec, false);
   if (request_.checks.empty()) return;
   auto [device, gate] = batch_.gpus->least_busy();

@@ -27,9 +27,11 @@ class ProgramRuns {
   std::function<void(const std::vector<contract::CheckRecord>&, const std::vector<std::string>&)>
       after_correctness;
 
-  // The correctness run (`speed` false: GPU shared, under memcheck when the batch hosts it) or
-  // the speed run (GPU alone, with a head start; the checks memcheck left over run in it).
-  void run_phase(bool speed);
+  // The correctness run: GPU shared, under memcheck when the batch hosts it.
+  void run_correctness();
+  // The speed run: GPU alone, with a head start; the checks memcheck left over run in it
+  // (batch/run_plan.hpp), or in their own run (run_leftover) when the lab has no speed check.
+  void run_speed();
   // The checks the hosted memcheck run left over, GPU shared, without memcheck, where no speed
   // run carries them: none of the correctness cases came out right, or the lab has no speed
   // check.
@@ -41,7 +43,6 @@ class ProgramRuns {
   void fallback_sanitizer_pass(std::vector<contract::CheckRecord>& records);
 
  private:
-  void run_speed();
   // A run with the GPU alone, marked `phase_name`@GPU in the timeline ("speed", "speed-again").
   RunOutcome run_alone_on_least_busy(const char* phase_name);
   RunOutcome run_alone(GpuGate& gate, const std::string& phase);

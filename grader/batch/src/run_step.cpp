@@ -99,8 +99,9 @@ class CheckRunner {
     policy.time_limit_s = budget;
     policy.env.emplace_back(contract::kGraderChannelVariable, "3,4");
     if (request_.gpu >= 0) {
-      for (auto& variable : gpu_environment(request_.gpu))
+      for (auto& variable : gpu_environment(request_.gpu)) {
         policy.env.push_back(std::move(variable));
+      }
     }
     return policy;
   }

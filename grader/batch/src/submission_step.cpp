@@ -109,12 +109,12 @@ void run_program(BatchState& batch, const std::string& slug, const Sources& sour
   runs.after_correctness = [&](const auto& records, const auto& left) {
     emulated.emplace(batch, slug, sources, records, left);
   };
-  runs.run_phase(false);
+  runs.run_correctness();
   if (batch.interrupted) return;
   if (!any_case_right(outcome.records)) runs.run_leftover();
   if (batch.interrupted) return;
   if (any_case_right(outcome.records)) {
-    runs.run_phase(true);
+    runs.run_speed();
   } else {
     for (const auto& id : checks_of_kind(batch.kit.spec, true)) {
       outcome.records.push_back(grader_record(

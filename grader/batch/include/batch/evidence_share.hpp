@@ -1,9 +1,8 @@
 // What was measured in a submission's kernels (contract::Evidence) reaches the records of the
 // checks it speaks for, whichever run measured it: a batch runs its speed checks in a run apart
 // from the correctness run, and on a GPU the facts come from the emulated pass after the GPU's
-// runs. A slow
-// check then names its cause from them (harness/evidence_diagnosis.hpp). Feedback only: no
-// verdict or point changes.
+// runs. A slow check then names its cause from them (harness/evidence_diagnosis.hpp). Feedback
+// only: no verdict or point changes.
 #pragma once
 
 #include <string>
