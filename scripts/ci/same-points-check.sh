@@ -22,7 +22,14 @@ for dir in "$repo/labs/$lab"-*/; do [ -d "$dir" ] && folder=$(basename "$dir") &
 [ -f "$kernel" ] || { echo "same-points: no kernel file $2" >&2; exit 2; }
 rm -rf "$work"
 mkdir -p "$work/src" "$work/class/student/labs/$folder"
-git -C "$repo" archive HEAD | tar -x -C "$work/src"
+# The committed tree; a copy without git history (a snapshot unpacked from `git archive`) as it is.
+if git -C "$repo" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  git -C "$repo" archive HEAD | tar -x -C "$work/src"
+else
+  tar -C "$repo" --exclude='./build*' --exclude=./.gpu-scratch -cf - . | tar -x -C "$work/src"
+fi
+[ -f "$work/src/labs/$folder/spec.json" ] ||
+  { echo "same-points: no copy of the tree in $work/src ($repo)" >&2; exit 2; }
 cp "$kernel" "$work/src/labs/$folder/kernel.cu"
 cp "$kernel" "$work/class/student/labs/$folder/kernel.cu"
 step() {  # NAME LOG COMMAND...: a step that must run; its log's end when it does not
