@@ -8,11 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -180,6 +182,18 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
 
 }  // namespace
 
+pid_t fork_with_patience(std::chrono::milliseconds patience, ForkFunction fork_function) {
+  const auto give_up = std::chrono::steady_clock::now() + patience;
+  auto pause = std::chrono::milliseconds(10);
+  for (;;) {
+    const pid_t pid = fork_function();
+    if (pid >= 0 || errno != EAGAIN || std::chrono::steady_clock::now() >= give_up) return pid;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(500));
+    errno = EAGAIN;  // for the caller, should the last try be the one that gives up
+  }
+}
+
 Spawned spawn(const SpawnSpec& spec) {
   const auto argv = c_strings(spec.argv);
   const auto envp = c_strings(spec.env);
@@ -188,11 +202,16 @@ Spawned spawn(const SpawnSpec& spec) {
     return {-1, fmt::format("cannot make a pipe: {}", std::strerror(errno))};
   }
   const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
+  const pid_t pid = fork_with_patience(kForkPatience);
   if (pid < 0) {
     const int error = errno;
     ::close(ends[0]);
     ::close(ends[1]);
+    if (error == EAGAIN) {
+      return {-1, fmt::format("cannot fork for {} s: {} (the host's limit on processes or threads "
+                              "stayed reached)",
+                              kForkPatience.count(), std::strerror(error))};
+    }
     return {-1, fmt::format("cannot fork: {}", std::strerror(error))};
   }
   if (pid == 0) run_child(spec, argv.data(), envp.data(), ends[1], parent);

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <set>
 #include <sstream>
 #include <string>
@@ -166,6 +168,51 @@ TEST(Spawn, TheStepBeforeTheExecRunsInTheChild) {
   spec.before_exec = [](void*) { [[maybe_unused]] auto n = ::write(1, "step\n", 5); };
   int status = 0;
   EXPECT_EQ(run_and_read(spec, status), "step\n\n");
+}
+
+// Fake forks for fork_with_patience: the host's process limit reached `busy_forks` times, then a
+// child (pid 4242, never started).
+int busy_forks = 0;
+int forks_tried = 0;
+pid_t fork_when_the_limit_frees() {
+  ++forks_tried;
+  if (forks_tried <= busy_forks) {
+    errno = EAGAIN;
+    return -1;
+  }
+  return 4242;
+}
+pid_t fork_out_of_memory() {
+  ++forks_tried;
+  errno = ENOMEM;
+  return -1;
+}
+
+TEST(ForkWithPatience, AForkRefusedForAWhileByTheProcessLimitSucceedsOnceItFrees) {
+  busy_forks = 3;
+  forks_tried = 0;
+  EXPECT_EQ(fork_with_patience(std::chrono::seconds(5), fork_when_the_limit_frees), 4242);
+  EXPECT_EQ(forks_tried, 4);
+}
+
+TEST(ForkWithPatience, ItGivesUpWithEagainOnceItsPatienceIsSpent) {
+  busy_forks = 1 << 30;
+  forks_tried = 0;
+  const auto start = std::chrono::steady_clock::now();
+  errno = 0;
+  EXPECT_EQ(fork_with_patience(std::chrono::milliseconds(200), fork_when_the_limit_frees), -1);
+  EXPECT_EQ(errno, EAGAIN);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(waited, std::chrono::milliseconds(200));
+  EXPECT_LT(waited, std::chrono::seconds(2));  // pauses of at most 0.5 s past the patience
+  EXPECT_GT(forks_tried, 2);
+}
+
+TEST(ForkWithPatience, AnotherFailureIsNotTriedAgain) {
+  forks_tried = 0;
+  EXPECT_EQ(fork_with_patience(std::chrono::seconds(5), fork_out_of_memory), -1);
+  EXPECT_EQ(errno, ENOMEM);
+  EXPECT_EQ(forks_tried, 1);
 }
 
 TEST(FindInPath, TheFirstExecutableFileInTheFoldersWins) {

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -154,17 +156,35 @@ void say_what_grades(const BatchState& batch, std::size_t submissions) {
   }
 }
 
+// A thread the host's limit on tasks refused for now (EAGAIN as root: a cgroup's pids.max reached
+// by the other runs' processes and threads, which end). Forks wait for it (common::spawn);
+// a thread of the grader's that could not start ends the attempt instead.
+bool refused_by_host_task_limit(const std::exception& error) {
+  const auto* system = dynamic_cast<const std::system_error*>(&error);
+  return system && system->code() == std::errc::resource_unavailable_try_again;
+}
+
 // One submission through the submission step; a grader failure is its outcome, not the batch's.
+// An attempt the host's task limit ended is started again from the beginning (its records are
+// dropped, so it is no second chance at any check), after a pause, at most kAttempts times.
 GradedOutcome grade_one(BatchState& batch, const intake::Submission& submission, bool& cached) {
+  constexpr int kAttempts = 3;
   GradedOutcome outcome;
-  try {
-    if (submission.accepted()) {
-      cached = batch.cache->find(submission.slug, cache_text(sources_of(submission))).has_value();
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    try {
+      if (submission.accepted()) {
+        cached = batch.cache->find(submission.slug, cache_text(sources_of(submission))).has_value();
+      }
+      return grade_submission(batch, submission);
+    } catch (const std::exception& error) {
+      outcome = GradedOutcome{};
+      outcome.status = Status::grader_error;
+      outcome.message = error.what();
+      if (!refused_by_host_task_limit(error) || g_interrupted) break;
+      std::fprintf(stderr, "labgrade batch: %s: %s (the host's limit on tasks): graded again\n",
+                   submission.slug.c_str(), error.what());
+      std::this_thread::sleep_for(std::chrono::seconds(2 * attempt));
     }
-    outcome = grade_submission(batch, submission);
-  } catch (const std::exception& error) {
-    outcome.status = Status::grader_error;
-    outcome.message = error.what();
   }
   return outcome;
 }

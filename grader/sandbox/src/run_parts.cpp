@@ -159,9 +159,10 @@ Supervised start_and_watch(const Policy& policy, const Channel& channel, SpawnSp
   Streams streams;
   ChildEnds ends = connect_child(policy, channel, spec, streams);
 
-  const auto start = std::chrono::steady_clock::now();
   const Spawned child = spawn(spec);
   if (child.pid < 0) throw SetupError(child.error);
+  // After the spawn: a fork that waited for the host's process limit is not the run's time.
+  const auto start = std::chrono::steady_clock::now();
   ChildGuard guard(child.pid);
   ends.close_after_start();
 
