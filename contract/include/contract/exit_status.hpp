@@ -7,7 +7,11 @@
 //   fail       at least one check failed (fail, error, inconclusive or not_run);
 //   bad_setup  no check ran: bad arguments, a bad spec, or tests and spec that disagree;
 //   skipped    nothing was judged: no GPU (every check skipped), or under the CPU emulation only
-//              speed checks were selected (every check not measured).
+//              speed checks were selected (every check not measured);
+//   host_refused  the host refused the lab program a thread or a process (EAGAIN: a limit on
+//              tasks that other programs held, a fork bomb's next door): what it recorded says
+//              nothing about the submission; labgrade batch grades it again from the start. Only
+//              the lab program (trusted) exits with it: the student's code runs in its launcher.
 #pragma once
 
 namespace contract::exit_status {
@@ -15,6 +19,7 @@ namespace contract::exit_status {
 inline constexpr int pass = 0;
 inline constexpr int fail = 1;
 inline constexpr int bad_setup = 2;
+inline constexpr int host_refused = 75;  // EX_TEMPFAIL
 inline constexpr int skipped = 77;
 
 }  // namespace contract::exit_status

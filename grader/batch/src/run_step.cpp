@@ -8,11 +8,13 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "batch/visible_devices.hpp"
+#include "contract/exit_status.hpp"
 #include "contract/grader_channel.hpp"
 #include "process_watch.hpp"
 
@@ -171,6 +173,13 @@ class CheckRunner {
     ProcessEnd end;
     end.normal = !result.timed_out && !result.stopped && !result.signal &&
                  !result.failed_to_start && !result.out_of_memory;
+    if (end.normal && result.exit_code == contract::exit_status::host_refused) {
+      // The lab program's own word (the student's code runs in its launcher): nothing it
+      // recorded in this run is kept; labgrade batch grades the submission again.
+      throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                              "the host refused the lab program a thread or a process (its limit "
+                              "on tasks, held by other programs)");
+    }
     end.how = describe_end(result);
     end.tail = last_lines(result.output, 15);
     // An end the verdict table decides (batch/verdict_table.hpp: the one rule for exit statuses,

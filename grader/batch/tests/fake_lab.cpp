@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "contract/exit_status.hpp"
 #include "contract/grader_channel.hpp"
 
 namespace {
@@ -96,6 +97,10 @@ int main(int argc, char** argv) {
       continue;
     }
     if (scenario == "exit_in_second" && check == "Lab.Second") std::exit(0);
+    // The host refused the lab program a thread (harness end_refused_by_host).
+    if (scenario == "host_refused_in_second" && check == "Lab.Second") {
+      return contract::exit_status::host_refused;
+    }
     if (scenario == "forge_nonce") {
       // Records stamped with a made-up nonce, as a kernel that writes to the pipe itself would.
       const auto line =

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <thread>
 
 #include "batch/kit.hpp"
@@ -359,6 +360,20 @@ TEST(RunChecks, NoGpuWhenTheReferenceHadOneFails) {
   ASSERT_FALSE(outcome.records.empty());
   EXPECT_NE(outcome.records[0].reason.find("reference solution ran on this GPU"), std::string::npos)
       << outcome.records[0].reason;
+}
+
+// The lab program says the host refused it a thread (exit 75, contract/exit_status.hpp): what it
+// recorded is dropped and the batch is told to grade again (grade_one's attempts), rather than a
+// check failed for another program's load.
+TEST(RunChecks, ALabProgramTheHostRefusedAThreadIsNoVerdictButAnotherAttempt) {
+  try {
+    run_scenario("host_refused_in_second");
+    ADD_FAILURE() << "no exception";
+  } catch (const std::system_error& error) {
+    EXPECT_EQ(error.code(), std::errc::resource_unavailable_try_again);
+    EXPECT_NE(std::string(error.what()).find("the host refused the lab program"), std::string::npos)
+        << error.what();
+  }
 }
 
 // A program that sends FAKE_VERDICT for every check, then exits with `exit_code`.

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -217,6 +218,17 @@ void Check::decide_verdict() {
   }
 }
 
+void end_refused_by_host(const std::exception& error) {
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "error: the host refused the lab program a thread or a process (%s): its limit on "
+               "tasks was reached by other programs; nothing is charged to the submission, run "
+               "it again\n",
+               error.what());
+  std::fflush(stderr);
+  std::_Exit(contract::exit_status::host_refused);
+}
+
 namespace {
 
 // The check's body, with what it throws turned into a verdict.
@@ -229,6 +241,9 @@ void run_body(Check& check, const std::function<void(Check&)>& body) {
     if (error.sticky) lab_run().context_lost = true;
     check.set_verdict(Verdict::fail, error.what());
     if (auto diagnosis = diagnosis_of(error)) check.diagnose(*diagnosis);
+  } catch (const std::system_error& error) {
+    if (error.code() == std::errc::resource_unavailable_try_again) end_refused_by_host(error);
+    check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));
   } catch (const std::exception& error) {
     check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));
   }

@@ -9,11 +9,13 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -186,9 +188,31 @@ int exit_status_of(int status, const harness::LabRun& run) {
   return status == 0 ? exit_status::pass : exit_status::fail;
 }
 
+// An exception nobody caught: a thread the host refused (std::system_error EAGAIN, from
+// std::async or std::thread anywhere in the harness) ends the program as refused by the host,
+// not as a crash charged to the check that was running. Anything else: the usual handler (its
+// "terminate called after throwing ..." line).
+std::terminate_handler usual_terminate = nullptr;
+
+[[noreturn]] void on_terminate() {
+  if (const auto current = std::current_exception()) {
+    try {
+      std::rethrow_exception(current);
+    } catch (const std::system_error& error) {
+      if (error.code() == std::errc::resource_unavailable_try_again) {
+        harness::end_refused_by_host(error);
+      }
+    } catch (...) {
+    }
+  }
+  if (usual_terminate) usual_terminate();
+  std::abort();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  usual_terminate = std::set_terminate(on_terminate);
   ::testing::InitGoogleTest(&argc, argv);  // takes out the --gtest_ flags
   const auto options = parse_options(argc, argv);
   if (!options) return exit_status::bad_setup;

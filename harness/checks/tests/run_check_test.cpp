@@ -2,10 +2,12 @@
 // verdicts. A speed check whose first timing is too noisy to judge is measured once more.
 #include <filesystem>
 #include <string>
+#include <system_error>
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include "contract/exit_status.hpp"
 #include "harness/check.hpp"
 #include "harness/contract.hpp"
 #include "harness/sanitizer.hpp"
@@ -41,6 +43,29 @@ class RunCheck : public ::testing::Test {
   fs::path dir_;
   LabRun saved_;
 };
+
+// A thread the host refused (EAGAIN) is not the student's failure: the lab program ends with
+// exit_status::host_refused and records nothing for the check.
+TEST_F(RunCheck, AThreadTheHostRefusedEndsTheProgramAsRefusedNotAsAFailedCheck) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(run_check([](Check&) {
+                throw std::system_error(
+                    std::make_error_code(std::errc::resource_unavailable_try_again), "thread");
+              }),
+              ::testing::ExitedWithCode(contract::exit_status::host_refused),
+              "the host refused the lab program a thread or a process");
+  EXPECT_FALSE(fs::exists(dir_ / (id_ + ".json")));
+}
+
+TEST_F(RunCheck, AnotherSystemErrorStopsTheCheckAsBefore) {
+  EXPECT_NONFATAL_FAILURE(run_check([](Check&) {
+                            throw std::system_error(
+                                std::make_error_code(std::errc::no_such_file_or_directory), "open");
+                          }),
+                          "the check stopped: open");
+  EXPECT_EQ(record().verdict, Verdict::error);
+  EXPECT_NE(record().reason.find("the check stopped"), std::string::npos) << record().reason;
+}
 
 TEST_F(RunCheck, AnInconclusiveTimingIsMeasuredOnceMore) {
   int runs = 0;
