@@ -21,6 +21,15 @@
 namespace batch {
 namespace {
 
+// The lab program's own word (the student's code runs in its launcher) that the host refused it
+// a thread: nothing it recorded in this run is kept; labgrade batch grades the submission again.
+void throw_if_refused_by_host(int exit_code) {
+  if (exit_code != contract::exit_status::host_refused) return;
+  throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                          "the host refused the lab program a thread or a process (its limit on "
+                          "tasks, held by other programs)");
+}
+
 using contract::CheckRecord;
 using contract::Verdict;
 
@@ -173,13 +182,7 @@ class CheckRunner {
     ProcessEnd end;
     end.normal = !result.timed_out && !result.stopped && !result.signal &&
                  !result.failed_to_start && !result.out_of_memory;
-    if (end.normal && result.exit_code == contract::exit_status::host_refused) {
-      // The lab program's own word (the student's code runs in its launcher): nothing it
-      // recorded in this run is kept; labgrade batch grades the submission again.
-      throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
-                              "the host refused the lab program a thread or a process (its limit "
-                              "on tasks, held by other programs)");
-    }
+    if (end.normal) throw_if_refused_by_host(result.exit_code);
     end.how = describe_end(result);
     end.tail = last_lines(result.output, 15);
     // An end the verdict table decides (batch/verdict_table.hpp: the one rule for exit statuses,
