@@ -23,7 +23,7 @@ for dir in "$repo/labs/$lab"-*/; do [ -d "$dir" ] && folder=$(basename "$dir") &
 rm -rf "$work"
 mkdir -p "$work/src" "$work/class/student/labs/$folder"
 # The committed tree; a copy without git history (a snapshot unpacked from `git archive`) as it is.
-if git -C "$repo" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+if [ "$(git -C "$repo" rev-parse --show-toplevel 2> /dev/null)" = "$repo" ]; then
   git -C "$repo" archive HEAD | tar -x -C "$work/src"
 else
   tar -C "$repo" --exclude='./build*' --exclude=./.gpu-scratch -cf - . | tar -x -C "$work/src"

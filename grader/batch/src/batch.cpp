@@ -180,7 +180,7 @@ GradedOutcome grade_one(BatchState& batch, const intake::Submission& submission,
       outcome = GradedOutcome{};
       outcome.status = Status::grader_error;
       outcome.message = error.what();
-      if (!refused_by_host_task_limit(error) || g_interrupted) break;
+      if (!refused_by_host_task_limit(error) || g_interrupted || attempt == kAttempts) break;
       std::fprintf(stderr, "labgrade batch: %s: %s (the host's limit on tasks): graded again\n",
                    submission.slug.c_str(), error.what());
       std::this_thread::sleep_for(std::chrono::seconds(2 * attempt));

@@ -49,6 +49,8 @@ struct BatchState {
   // With an emulated pass, compute-sanitizer looks only where the emulator could not (a kernel.cu
   // it could not build, a check it did not finish): this pass, after the submission's speed run.
   SanitizerPass sanitizer_fallback;
+  // The reference's sanitized runs did not finish (run_reference then runs the sanitizer as root).
+  bool reference_sanitizer_unfinished = false;
   // The emulated pass (emulated_step.hpp): its kit, its slots (CPU only), the reference's.
   std::optional<EmulatedPass> emulated;
   std::unique_ptr<std::counting_semaphore<1024>> emulated_slots;

@@ -117,6 +117,10 @@ void ProcessWatch::read_line(std::string_view text) {
 std::optional<std::string> ProcessWatch::why_stop() {
   if (request_.interrupted && request_.interrupted->load()) return std::string("interrupted");
   std::lock_guard lock(observed.mutex);
+  if (!observed.watched_since_spawn) {
+    observed.watched_since_spawn = true;
+    observed.last_news = Clock::now();
+  }
   if (observed.ready_at && !observed.go_at) return std::nullopt;  // waiting for its turn
   if (!observed.running) {
     // Between checks the harness only starts the next one; silence that long is a hang before

@@ -29,7 +29,10 @@ struct Observed {
   std::optional<std::string> running;  // started, no record yet
   Clock::time_point running_since;
   Clock::time_point last_news = Clock::now();  // the program's start, or the harness's last line
-  int foreign_lines = 0;                       // lines without the nonce, or malformed
+  // The first look after the spawn restarts last_news: a fork that waited for the host's task
+  // limit (common::fork_with_patience) is not the program's silence.
+  bool watched_since_spawn = false;
+  int foreign_lines = 0;  // lines without the nonce, or malformed
   int duplicate_records = 0;
   std::optional<Clock::time_point> ready_at;  // said it is ready for its turn
   std::optional<Clock::time_point> go_at;     // was told to go

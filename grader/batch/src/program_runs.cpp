@@ -10,6 +10,7 @@
 
 #include "batch/gpu_gate.hpp"
 #include "batch/run_plan.hpp"
+#include "reference_step.hpp"
 
 namespace batch {
 
@@ -218,6 +219,10 @@ RunOutcome ProgramRuns::run_hosted_memcheck() {
 }
 
 void ProgramRuns::report_sanitizer_outcome(const SanitizerOutcome& outcome) {
+  // Whether compute-sanitizer runs in these sandboxes at all (run_reference's fallback to root).
+  if (slug_ == kReferenceSlug && outcome.unfinished_runs > 0) {
+    batch_.reference_sanitizer_unfinished = true;
+  }
   problems_.insert(problems_.end(), outcome.problems.begin(), outcome.problems.end());
   for (const auto& line : outcome.log) {
     std::fprintf(stderr, "labgrade batch: %s: %s\n", slug_.c_str(), line.c_str());

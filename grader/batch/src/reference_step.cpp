@@ -64,6 +64,22 @@ void take_time_limits(BatchState& batch, const std::vector<contract::CheckRecord
   }
 }
 
+// compute-sanitizer under the runs' own uid (SanitizerPass::as_root false) that could not run
+// the reference (a file of the toolkit that others cannot read after all): every run under it
+// goes back to root without capabilities, as before, and the instructor is told what that costs.
+bool sanitizer_back_to_root(BatchState& batch, bool usable) {
+  if (batch.sanitizer.sanitizer.empty() || batch.sanitizer.as_root) return false;
+  if (usable && !batch.reference_sanitizer_unfinished) return false;
+  std::fprintf(stderr,
+               "warning: compute-sanitizer did not finish the reference solution's runs under "
+               "the runs' own uid: it runs as root without capabilities instead, where "
+               "RLIMIT_NPROC does not cap a fork bomb's processes\n");
+  batch.sanitizer.as_root = true;
+  batch.sanitizer_fallback.as_root = true;
+  batch.reference_sanitizer_unfinished = false;
+  return true;
+}
+
 }  // namespace
 
 bool run_reference(BatchState& batch) {
@@ -90,6 +106,7 @@ bool run_reference(BatchState& batch) {
   }
   int skipped = 0;
   const bool usable = reference_passes(outcome.records, skipped);
+  if (sanitizer_back_to_root(batch, usable)) return run_reference(batch);
   batch.gpu_expected = skipped == 0 && !outcome.records.empty();
   if (skipped > 0) {
     std::fprintf(stderr,

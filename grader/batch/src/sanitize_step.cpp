@@ -137,6 +137,17 @@ void fail_with_findings(CheckRecord& record, const std::string& tool,
                   tool, every_case ? "cases" : "first case"));
 }
 
+// compute-sanitizer's sandbox (SanitizerPass::as_root): as root without capabilities, as builds
+// run, or under the run's own uid with room for the sanitizer's threads; time and memory limits
+// stay either way.
+void run_as_the_pass_says(const SanitizerPass& pass, sandbox::Policy& policy) {
+  if (pass.as_root) {
+    policy.own_uid = false;
+    return;
+  }
+  policy.max_processes = std::max(policy.max_processes, kSanitizedRunProcesses);
+}
+
 // The lab program's run under one compute-sanitizer tool.
 RunRequest under_tool(const RunRequest& request, const SanitizerPass& pass,
                       const std::string& tool) {
@@ -162,6 +173,7 @@ void charge_findings(const SanitizerPass& pass, const ToolRun& run,
                      const std::vector<std::string>& eligible, ChargedFindings& charged,
                      SanitizerOutcome& outcome) {
   if (!finished(run.tool, run.output)) {
+    ++outcome.unfinished_runs;
     outcome.problems.push_back(fmt::format(
         "the compute-sanitizer {} pass did not finish; its findings are not known", run.tool));
     // For the instructor: what the sanitizer said, never shown to a student.
@@ -249,10 +261,7 @@ SanitizerOutcome sanitize_checks(const contract::LabSpec& spec, const SanitizerP
   request.checks = checks;
   request.check_limits.clear();  // the reference's durations were measured without the sanitizer
   request.startup_seconds = std::max(request.startup_seconds, 60.0);
-  // The CUDA toolkit's compute-sanitizer is readable by root only on some installs (the H100
-  // machine's: "cannot open ... Permission denied" under the run's uid of its own). The pass runs
-  // as root without capabilities, as builds do; time and memory limits stay.
-  request.policy.own_uid = false;
+  run_as_the_pass_says(pass, request.policy);
   // The tools run side by side, each in its own process: the pass holds the GPU's shared slot
   // for the longer of them, not for their sum.
   std::vector<std::future<ToolRun>> running;
@@ -305,7 +314,7 @@ RunRequest hosted_memcheck_request(const RunRequest& request, const SanitizerPas
   hosted.command.insert(hosted.command.end(), request.command.begin(), request.command.end());
   hosted.policy.env.emplace_back("LAB_SANITIZER", std::string(contract::kHostedMemcheck));
   hosted.startup_seconds = std::max(request.startup_seconds, 60.0);
-  hosted.policy.own_uid = false;  // as in the pass: compute-sanitizer may be root's to read
+  run_as_the_pass_says(pass, hosted.policy);
   return hosted;
 }
 

@@ -14,6 +14,7 @@
 #include "harness/contract.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/diagnose.hpp"
+#include "harness/host_refusal.hpp"
 #include "harness/random.hpp"
 #include "harness/sanitizer.hpp"
 #include "harness/student_call.hpp"
@@ -218,17 +219,6 @@ void Check::decide_verdict() {
   }
 }
 
-void end_refused_by_host(const std::exception& error) {
-  std::fflush(stdout);
-  std::fprintf(stderr,
-               "error: the host refused the lab program a thread or a process (%s): its limit on "
-               "tasks was reached by other programs; nothing is charged to the submission, run "
-               "it again\n",
-               error.what());
-  std::fflush(stderr);
-  std::_Exit(contract::exit_status::host_refused);
-}
-
 namespace {
 
 // The check's body, with what it throws turned into a verdict.
@@ -242,7 +232,9 @@ void run_body(Check& check, const std::function<void(Check&)>& body) {
     check.set_verdict(Verdict::fail, error.what());
     if (auto diagnosis = diagnosis_of(error)) check.diagnose(*diagnosis);
   } catch (const std::system_error& error) {
-    if (error.code() == std::errc::resource_unavailable_try_again) end_refused_by_host(error);
+    if (error.code() == std::errc::resource_unavailable_try_again && !own_tasks_fill_the_cap()) {
+      end_refused_by_host(error);
+    }
     check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));
   } catch (const std::exception& error) {
     check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));

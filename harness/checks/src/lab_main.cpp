@@ -24,6 +24,7 @@
 #include "contract/seed.hpp"
 #include "harness/check.hpp"
 #include "harness/device_info.hpp"
+#include "harness/host_refusal.hpp"
 #include "harness/sanitizer_stream.hpp"
 #include "harness/student_call.hpp"
 #include "harness/trace.hpp"
@@ -199,7 +200,8 @@ std::terminate_handler usual_terminate = nullptr;
     try {
       std::rethrow_exception(current);
     } catch (const std::system_error& error) {
-      if (error.code() == std::errc::resource_unavailable_try_again) {
+      if (error.code() == std::errc::resource_unavailable_try_again &&
+          !harness::own_tasks_fill_the_cap()) {
         harness::end_refused_by_host(error);
       }
     } catch (...) {

@@ -1,5 +1,7 @@
 // run_check (harness/check.hpp) around fake check bodies: no GPU needed, the bodies only set
 // verdicts. A speed check whose first timing is too noisy to judge is measured once more.
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -10,6 +12,7 @@
 #include "contract/exit_status.hpp"
 #include "harness/check.hpp"
 #include "harness/contract.hpp"
+#include "harness/host_refusal.hpp"
 #include "harness/sanitizer.hpp"
 #include "harness/speed.hpp"
 
@@ -55,6 +58,26 @@ TEST_F(RunCheck, AThreadTheHostRefusedEndsTheProgramAsRefusedNotAsAFailedCheck) 
               ::testing::ExitedWithCode(contract::exit_status::host_refused),
               "the host refused the lab program a thread or a process");
   EXPECT_FALSE(fs::exists(dir_ / (id_ + ".json")));
+}
+
+// The submission's own processes filling the run's cap refused the thread: its doing, charged.
+TEST_F(RunCheck, AThreadRefusedWhileTheRunsOwnTasksFillItsCapIsTheSubmissionsDoing) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        rlimit one;  // this process alone is at the cap
+        one.rlim_cur = one.rlim_max = 1;
+        ::setrlimit(RLIMIT_NPROC, &one);
+        ::testing::TestPartResultArray failures;
+        ::testing::ScopedFakeTestPartResultReporter quiet(
+            ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ALL_THREADS, &failures);
+        run_check([](Check&) {
+          throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                                  "thread");
+        });
+        std::_Exit(record().verdict == Verdict::error ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(RunCheck, AnotherSystemErrorStopsTheCheckAsBefore) {

@@ -40,7 +40,18 @@ struct SanitizerPass {
   // must not hold the GPU long. A known-wrong kernel's test (`labcheck sanitize
   // --expect-findings`) runs every case: its mistake may show only on a larger one.
   bool first_case_only = true;
+  // Who compute-sanitizer runs as in a batch's sandbox. Root without capabilities where the
+  // toolkit is root's to read (the H100's install said "cannot open ... Permission denied" under
+  // a uid of its own), but RLIMIT_NPROC never holds root: on four H200 a fork bomb under the
+  // sanitizer ran the host out of tasks (46,361 of pid_max 65,536) and other submissions' runs
+  // with it. False: the run's own uid, wherever every uid can read the sanitizer
+  // (sanitizer_plan_of), with room for the sanitizer's threads (kSanitizedRunProcesses).
+  bool as_root = true;
 };
+
+// The process cap (RLIMIT_NPROC of the run's own uid) of a run under compute-sanitizer: its
+// threads, the lab program's and the launcher's, against a fork bomb's thousands.
+inline constexpr int kSanitizedRunProcesses = 1024;
 
 // The one compute-sanitizer command line every run under `tool` starts with (the lab program's
 // command follows it): the batch's pass, its hosted memcheck and ctest's `labcheck sanitize`.
@@ -54,9 +65,10 @@ inline constexpr int kHostedMemcheckPaddingBytes = 16384;
 inline constexpr int kHostedMemcheckRuns = 2;
 
 struct SanitizerOutcome {
-  int runs = 0;            // sanitized runs of the lab program
-  int findings = 0;        // errors and races that failed a check
-  int judged_records = 0;  // the runs' records of checks that ran (not skipped: no GPU there)
+  int runs = 0;             // sanitized runs of the lab program
+  int findings = 0;         // errors and races that failed a check
+  int judged_records = 0;   // the runs' records of checks that ran (not skipped: no GPU there)
+  int unfinished_runs = 0;  // runs whose report did not end with the sanitizer's summary
   std::set<std::string> failed_checks;  // the checks they failed
   std::vector<std::string> problems;    // a run that did not finish, in the student's outcome
   std::vector<std::string> log;         // what the sanitizer said then, for the instructor only

@@ -90,11 +90,6 @@ class Check {
 // Runs a check body, records the outcome and reports it to GoogleTest.
 void run_check(const std::function<void(Check&)>& body);
 
-// The host refused the lab program a thread or a process (EAGAIN): says so on stderr and ends
-// the program at once with exit_status::host_refused, recording nothing more; no check is
-// charged with another program's load (labgrade batch grades the submission again).
-[[noreturn]] void end_refused_by_host(const std::exception& error);
-
 // ---- under compute-sanitizer ---------------------------------------------------------------
 // compute-sanitizer's racecheck slows a matrix product about a thousandfold (on an H200 the
 // 2048x2048x2048 tiled product took 109 s under racecheck, against 2 ms alone; 4096 would take

@@ -1,0 +1,22 @@
+// A thread the host refused the lab program (EAGAIN): the host's limit on tasks, held by other
+// programs, or the submission's own processes at their cap. Only the first ends the program with
+// contract::exit_status::host_refused (labgrade batch then grades the submission again).
+#pragma once
+
+#include <exception>
+
+namespace harness {
+
+// Whether this program's own processes and threads (with its launcher's: one uid, one PID
+// namespace in the batch's sandbox) are near their cap, RLIMIT_NPROC or else
+// kOwnTasksWithoutCap: then a thread refused with EAGAIN is the submission's doing (a fork bomb
+// in its launcher), charged as usual, not the host's.
+inline constexpr long long kOwnTasksWithoutCap = 1024;
+bool own_tasks_fill_the_cap();
+
+// The host refused the lab program a thread or a process (EAGAIN): says so on stderr and ends
+// the program at once with exit_status::host_refused, recording nothing more; no check is
+// charged with another program's load (labgrade batch grades the submission again).
+[[noreturn]] void end_refused_by_host(const std::exception& error);
+
+}  // namespace harness
