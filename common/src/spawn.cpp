@@ -202,17 +202,19 @@ Spawned spawn(const SpawnSpec& spec) {
     return {-1, fmt::format("cannot make a pipe: {}", std::strerror(errno))};
   }
   const pid_t parent = ::getpid();
-  const pid_t pid = fork_with_patience(kForkPatience);
+  const pid_t pid = fork_with_patience(spec.fork_patience);
   if (pid < 0) {
     const int error = errno;
     ::close(ends[0]);
     ::close(ends[1]);
     if (error == EAGAIN) {
-      return {-1, fmt::format("cannot fork for {} s: {} (the host's limit on processes or threads "
-                              "stayed reached)",
-                              kForkPatience.count(), std::strerror(error))};
+      return {-1,
+              fmt::format("cannot fork for {:.1f} s: {} (a limit on processes or threads stayed "
+                          "reached)",
+                          spec.fork_patience.count() / 1000.0, std::strerror(error)),
+              error};
     }
-    return {-1, fmt::format("cannot fork: {}", std::strerror(error))};
+    return {-1, fmt::format("cannot fork: {}", std::strerror(error)), error};
   }
   if (pid == 0) run_child(spec, argv.data(), envp.data(), ends[1], parent);
   // Also here, so the group exists before the caller might have to kill it.

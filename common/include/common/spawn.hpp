@@ -26,6 +26,16 @@ struct FdMapping {
   bool close_on_exec = false;
 };
 
+// fork(), tried again while it fails with EAGAIN, for at most `patience`. EAGAIN is a limit on
+// processes or threads (a cgroup's pids.max, the host's threads-max, RLIMIT_NPROC) that other
+// programs hold for now: a fork bomb at its sandbox's cap, compute-sanitizer's threads in a dozen
+// runs. They end, and a grader that gave up at once would mark an innocent submission "grader
+// error" (measured on a GPU host: 3 to 8 of a class of 26 under hosted memcheck). Returns the
+// pid (0 in the child), or -1 with errno set once it gives up or fork fails otherwise.
+using ForkFunction = pid_t (*)();
+pid_t fork_with_patience(std::chrono::milliseconds patience, ForkFunction fork_function = ::fork);
+inline constexpr std::chrono::seconds kForkPatience{60};
+
 struct SpawnSpec {
   std::string path;               // what to exec: an absolute (or relative to the caller) path
   std::vector<std::string> argv;  // argv[0] included
@@ -41,6 +51,8 @@ struct SpawnSpec {
   std::optional<std::uint64_t> file_size_limit;  // RLIMIT_FSIZE
   std::optional<std::uint64_t> process_limit;    // RLIMIT_NPROC
   int nice = 0;                                  // setpriority when above 0
+  // How long a fork the host's task limit refuses is tried again (fork_with_patience).
+  std::chrono::milliseconds fork_patience = kForkPatience;
   // Last before the exec, in the child, its descriptors, limits and folder in place (the
   // launcher's isolation by hand). It may fork: the exec happens in whichever process returns.
   void (*before_exec)(void* context) = nullptr;
@@ -50,19 +62,10 @@ struct SpawnSpec {
 // Also in every child: signals unblocked and at their defaults, no core files (RLIMIT_CORE 0),
 // killed (SIGKILL) when the thread that started it ends, and never started once the caller is gone.
 struct Spawned {
-  pid_t pid = -1;     // the child
-  std::string error;  // why it did not start (then pid is -1 and the child is reaped)
+  pid_t pid = -1;        // the child
+  std::string error;     // why it did not start (then pid is -1 and the child is reaped)
+  int error_number = 0;  // the fork's errno when the fork failed (EAGAIN: a limit on tasks)
 };
-
-// fork(), tried again while it fails with EAGAIN, for at most `patience`. EAGAIN is a limit on
-// processes or threads (a cgroup's pids.max, the host's threads-max, RLIMIT_NPROC) that other
-// programs hold for now: a fork bomb at its sandbox's cap, compute-sanitizer's threads in a dozen
-// runs. They end, and a grader that gave up at once would mark an innocent submission "grader
-// error" (measured on a GPU host: 3 to 8 of a class of 26 under hosted memcheck). Returns the
-// pid (0 in the child), or -1 with errno set once it gives up or fork fails otherwise.
-using ForkFunction = pid_t (*)();
-pid_t fork_with_patience(std::chrono::milliseconds patience, ForkFunction fork_function = ::fork);
-inline constexpr std::chrono::seconds kForkPatience{60};
 
 // Returns once the child has exec'd (every copy of its error pipe closed) or failed: "cannot
 // start PATH: exec failed: No such file or directory" (or the step that failed: joining the

@@ -1,6 +1,7 @@
 #include "process_watch.hpp"
 
 #include <algorithm>
+#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
@@ -93,7 +94,11 @@ void ProcessWatch::read_line(std::string_view text) {
   observed.last_news = Clock::now();
   if (line.ready && request_.take_turn && !observed.ready_at) {
     observed.ready_at = Clock::now();
-    turn_.ask(request_.take_turn);
+    try {
+      turn_.ask(request_.take_turn);
+    } catch (const std::system_error&) {  // the thread that waits for the turn was refused
+      observed.grader_failure = std::current_exception();
+    }
   }
   if (!line.started.empty()) {
     observed.running = line.started;
@@ -117,6 +122,7 @@ void ProcessWatch::read_line(std::string_view text) {
 std::optional<std::string> ProcessWatch::why_stop() {
   if (request_.interrupted && request_.interrupted->load()) return std::string("interrupted");
   std::lock_guard lock(observed.mutex);
+  if (observed.grader_failure) return std::string("the grader could not start a thread");
   if (!observed.watched_since_spawn) {
     observed.watched_since_spawn = true;
     observed.last_news = Clock::now();

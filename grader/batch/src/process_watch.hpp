@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -36,6 +37,9 @@ struct Observed {
   int duplicate_records = 0;
   std::optional<Clock::time_point> ready_at;  // said it is ready for its turn
   std::optional<Clock::time_point> go_at;     // was told to go
+  // The grader's own failure while watching (a thread the host refused it): the run stops and
+  // run_checks throws it, rather than charging the program's checks.
+  std::exception_ptr grader_failure;
 };
 
 // A run's turn (RunRequest::take_turn): asked for on a program's "ready" unless it is held,

@@ -154,6 +154,7 @@ class CheckRunner {
       return false;
     }
     std::lock_guard lock(observed.mutex);
+    if (observed.grader_failure) std::rethrow_exception(observed.grader_failure);
     return judge_process(observed, result, watch.stop_check);
   }
 

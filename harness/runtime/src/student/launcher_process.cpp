@@ -12,11 +12,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <stdexcept>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -80,6 +84,9 @@ common::SpawnSpec launcher_spec(const std::vector<std::string>& command, const C
   // isolation's status pipe stays until the exec closes it.
   if (fds.status >= 0) spec.fds.push_back({fds.status, kBwrapStatusFd, by_hand != nullptr});
   spec.file_size_limit = kMaxOutputBytes;
+  // Inside a timed check: a fork the host's task limit refuses fails soon (then the check says
+  // whose limit it was, harness/host_refusal.hpp) rather than running out the check's time.
+  spec.fork_patience = std::chrono::seconds(2);
   // By hand, isolate_by_hand makes a session of its own (its own process group too), which a
   // process group leader cannot.
   spec.own_process_group = by_hand == nullptr;
@@ -103,6 +110,12 @@ int open_namespace_init(pid_t pid, pid_t parent) {
   }
   ::close(fd);
   return -1;
+}
+
+void close_open(std::initializer_list<int> fds) {
+  for (int fd : fds) {
+    if (fd >= 0) ::close(fd);
+  }
 }
 
 }  // namespace
@@ -146,13 +159,14 @@ LauncherProcess::LauncherProcess(const std::string& path, Sandbox sandbox, int a
       launcher_spec(command, {null_input, output_, sockets[1], arena_fd, status[1]},
                     by_hand ? &by_hand_steps : nullptr);
   const common::Spawned child = common::spawn(spec);
-  for (int fd : {null_input, sockets[1], status[1]}) {
-    if (fd >= 0) ::close(fd);
+  close_open({null_input, sockets[1], status[1]});
+  if (child.pid < 0 && child.error_number == EAGAIN) {
+    close_open({sockets[0], status[0], output_});
+    throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                            child.error);
   }
   if (child.pid < 0 && !in_bubblewrap_) {
-    for (int fd : {sockets[0], status[0], output_}) {
-      if (fd >= 0) ::close(fd);
-    }
+    close_open({sockets[0], status[0], output_});
     throw std::runtime_error(child.error);
   }
   socket_ = sockets[0];

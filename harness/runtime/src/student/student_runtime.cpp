@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -110,6 +111,10 @@ void Runtime::start() {
     trace("the student's kernels are loaded");
   } catch (const nlohmann::json::exception& error) {
     start_error_ = std::string("your launcher sent a malformed hello: ") + error.what();
+  } catch (const std::system_error& error) {
+    start_error_ = error.what();
+    // A fork refused (EAGAIN): the check decides whose limit it was (harness/host_refusal.hpp).
+    if (error.code() == std::errc::resource_unavailable_try_again) throw;
   } catch (const std::exception& error) {
     start_error_ = error.what();
   }
