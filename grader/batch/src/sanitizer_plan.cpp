@@ -26,9 +26,13 @@ bool readable_by_every_uid(const fs::path& program) {
     if (!others_may(above, fs::perms::others_exec)) return false;
     if (above == above.root_path()) break;
   }
-  // Its folder's files (the sanitizer's libraries beside it), unless that is a shared bin folder.
-  const fs::path folder = real.parent_path();
-  if (folder.filename() == "bin") return true;
+  // Its folder's files (the sanitizer's libraries beside it); from a bin folder (a wrapper
+  // script there), the toolkit's compute-sanitizer folder beside it, if any.
+  fs::path folder = real.parent_path();
+  if (folder.filename() == "bin") {
+    folder = folder.parent_path() / "compute-sanitizer";
+    if (!fs::is_directory(folder, error)) return true;
+  }
   constexpr int kMostEntries = 5000;
   int seen = 0;
   for (fs::recursive_directory_iterator it(folder, error), end; !error && it != end;

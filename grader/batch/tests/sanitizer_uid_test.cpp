@@ -76,6 +76,16 @@ TEST_F(SanitizerFolder, ALinkIsFollowedToTheToolkitsFolder) {
   EXPECT_FALSE(readable_by_every_uid(root_ / "bin" / "compute-sanitizer"));
 }
 
+// A wrapper in the toolkit's bin folder: the compute-sanitizer folder beside it is what it runs.
+TEST_F(SanitizerFolder, AWrapperInBinIsJudgedByTheSanitizerFolderBesideIt) {
+  fs::create_directories(root_ / "bin");
+  std::ofstream(root_ / "bin" / "compute-sanitizer") << "#!/bin/sh\n";
+  ::chmod((root_ / "bin" / "compute-sanitizer").c_str(), 0755);
+  EXPECT_TRUE(readable_by_every_uid(root_ / "bin" / "compute-sanitizer"));
+  ::chmod(library().c_str(), 0600);
+  EXPECT_FALSE(readable_by_every_uid(root_ / "bin" / "compute-sanitizer"));
+}
+
 // The requests: under the run's own uid with room for the sanitizer's threads, or as root.
 TEST(SanitizerUid, TheRunsUnderTheSanitizerTakeThePassesUid) {
   RunRequest request;
