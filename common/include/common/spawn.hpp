@@ -36,6 +36,11 @@ using ForkFunction = pid_t (*)();
 pid_t fork_with_patience(std::chrono::milliseconds patience, ForkFunction fork_function = ::fork);
 inline constexpr std::chrono::seconds kForkPatience{60};
 
+// The environment variable in which the grader's sandbox tells an isolated program (in a PID
+// namespace of its own) its cap on tasks, processes and threads, whatever enforces it: the lab
+// program tells its own fork bomb from the host's limit by it (harness/host_refusal.hpp).
+inline constexpr const char* kTaskCapVariable = "LABGRADE_TASK_CAP";
+
 struct SpawnSpec {
   std::string path;               // what to exec: an absolute (or relative to the caller) path
   std::vector<std::string> argv;  // argv[0] included

@@ -8,10 +8,11 @@
 //   bad_setup  no check ran: bad arguments, a bad spec, or tests and spec that disagree;
 //   skipped    nothing was judged: no GPU (every check skipped), or under the CPU emulation only
 //              speed checks were selected (every check not measured);
-//   host_refused  the host refused the lab program a thread or a process (EAGAIN: a limit on
-//              tasks that other programs held, a fork bomb's next door): what it recorded says
-//              nothing about the submission; labgrade batch grades it again from the start. Only
-//              the lab program (trusted) exits with it: the student's code runs in its launcher.
+//   host_refused  the host refused the lab program a thread or a process (EAGAIN) while its own
+//              sandbox's tasks were far from their cap (harness/host_refusal.hpp: a fork bomb of
+//              the submission's own is charged instead): what it recorded says nothing about the
+//              submission; labgrade batch grades it again from the start. Only the lab program
+//              (trusted) exits with it: the student's code runs in its launcher.
 #pragma once
 
 namespace contract::exit_status {

@@ -193,7 +193,8 @@ GradedOutcome grade_one(BatchState& batch, const intake::Submission& submission,
       if (!refused_by_host_task_limit(error) || g_interrupted || attempt == kAttempts) break;
       std::fprintf(stderr, "labgrade batch: %s: %s (the host's limit on tasks): graded again\n",
                    submission.slug.c_str(), error.what());
-      std::this_thread::sleep_for(std::chrono::seconds(2 * attempt));
+      // Long enough for a check's limit to end what held the host's tasks.
+      std::this_thread::sleep_for(std::chrono::seconds(15 * attempt));
     }
   }
   return outcome;

@@ -13,18 +13,23 @@ namespace batch {
 void Turn::ask(const std::function<void()>& take) {
   std::lock_guard lock(mutex_);
   if (held_ || asking_) return;
-  asking_ = true;
   if (taker_.joinable()) taker_.join();  // an earlier turn's, finished
-  taker_ = std::jthread([this, take] {
-    try {
-      take();
-    } catch (...) {
-      // A gate does not throw; if a caller's did, the run goes on rather than wait forever.
-    }
-    std::lock_guard taken(mutex_);
-    asking_ = false;
-    held_ = true;
-  });
+  asking_ = true;
+  try {
+    taker_ = std::jthread([this, take] {
+      try {
+        take();
+      } catch (...) {
+        // A gate does not throw; if a caller's did, the run goes on rather than wait forever.
+      }
+      std::lock_guard taken(mutex_);
+      asking_ = false;
+      held_ = true;
+    });
+  } catch (...) {
+    asking_ = false;  // the thread was refused: not asking (the caller stops the run)
+    throw;
+  }
 }
 
 bool Turn::held() {

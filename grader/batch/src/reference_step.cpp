@@ -64,12 +64,15 @@ void take_time_limits(BatchState& batch, const std::vector<contract::CheckRecord
   }
 }
 
-// compute-sanitizer under the runs' own uid (SanitizerPass::as_root false) that could not run
-// the reference (a file of the toolkit that others cannot read after all): every run under it
-// goes back to root without capabilities, as before, and the instructor is told what that costs.
-bool sanitizer_back_to_root(BatchState& batch, bool usable) {
-  if (batch.sanitizer.sanitizer.empty() || batch.sanitizer.as_root) return false;
-  if (usable && !batch.reference_sanitizer_unfinished) return false;
+// compute-sanitizer under the runs' own uid (SanitizerPass::as_root false) whose runs of the
+// reference did not finish (a file of the toolkit that others cannot read after all): every run
+// under it goes back to root without capabilities, as before, and the instructor is told what
+// that costs. Only unfinished runs decide it, not a reference that fails its checks.
+bool sanitizer_back_to_root(BatchState& batch) {
+  const bool own_uid =
+      (!batch.sanitizer.sanitizer.empty() && !batch.sanitizer.as_root) ||
+      (!batch.sanitizer_fallback.sanitizer.empty() && !batch.sanitizer_fallback.as_root);
+  if (!own_uid || !batch.reference_sanitizer_unfinished) return false;
   std::fprintf(stderr,
                "warning: compute-sanitizer did not finish the reference solution's runs under "
                "the runs' own uid: it runs as root without capabilities instead, where "
@@ -106,7 +109,7 @@ bool run_reference(BatchState& batch) {
   }
   int skipped = 0;
   const bool usable = reference_passes(outcome.records, skipped);
-  if (sanitizer_back_to_root(batch, usable)) return run_reference(batch);
+  if (sanitizer_back_to_root(batch)) return run_reference(batch);
   batch.gpu_expected = skipped == 0 && !outcome.records.empty();
   if (skipped > 0) {
     std::fprintf(stderr,

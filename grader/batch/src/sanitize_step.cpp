@@ -138,13 +138,10 @@ void fail_with_findings(CheckRecord& record, const std::string& tool,
 }
 
 // compute-sanitizer's sandbox (SanitizerPass::as_root): as root without capabilities, as builds
-// run, or under the run's own uid with room for the sanitizer's threads; time and memory limits
-// stay either way.
+// run, or under the run's own uid; room for the sanitizer's threads either way (enforced for the
+// uid, told to the lab program for root); time and memory limits stay.
 void run_as_the_pass_says(const SanitizerPass& pass, sandbox::Policy& policy) {
-  if (pass.as_root) {
-    policy.own_uid = false;
-    return;
-  }
+  if (pass.as_root) policy.own_uid = false;
   policy.max_processes = std::max(policy.max_processes, kSanitizedRunProcesses);
 }
 

@@ -27,11 +27,12 @@ bool readable_by_every_uid(const fs::path& program) {
     if (above == above.root_path()) break;
   }
   // Its folder's files (the sanitizer's libraries beside it); from a bin folder (a wrapper
-  // script there), the toolkit's compute-sanitizer folder beside it, if any.
+  // script there), the toolkit's compute-sanitizer folder beside it. A wrapper elsewhere (Debian's
+  // /usr/bin one) leads where this cannot see: not known to be readable, so no.
   fs::path folder = real.parent_path();
   if (folder.filename() == "bin") {
     folder = folder.parent_path() / "compute-sanitizer";
-    if (!fs::is_directory(folder, error)) return true;
+    if (!fs::is_directory(folder, error)) return false;
   }
   constexpr int kMostEntries = 5000;
   int seen = 0;

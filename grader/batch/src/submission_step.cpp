@@ -16,6 +16,7 @@
 #include "batch/sanitize_step.hpp"
 #include "emulated_step.hpp"
 #include "program_runs.hpp"
+#include "reference_step.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace batch {
@@ -125,7 +126,10 @@ void run_program(BatchState& batch, const std::string& slug, const Sources& sour
   in_spec_order(batch.kit.spec, outcome.records);  // the leftover checks come back in place
   // The speed run measured no access (its own run, or a GPU's): the other runs' facts.
   share_evidence(evidence_of(outcome.records), outcome.records);
-  if (emulated && !emulated->finish(outcome.records, problems)) {
+  // The reference's pass shows whether compute-sanitizer runs under the runs' own uid at all
+  // (run_reference goes back to root if not).
+  const bool proves_the_uid = slug == kReferenceSlug && !batch.sanitizer_fallback.as_root;
+  if (emulated && (!emulated->finish(outcome.records, problems) || proves_the_uid)) {
     runs.fallback_sanitizer_pass(outcome.records);
   }
 }

@@ -28,7 +28,10 @@ class SanitizerFolder : public ::testing::Test {
     fs::create_directories(root_ / "compute-sanitizer" / "x86");
     std::ofstream(program()) << "#!/bin/sh\n";
     std::ofstream(library()) << "elf";
-    ::chmod(root_.c_str(), 0755);
+    for (const auto& folder :
+         {root_, root_ / "compute-sanitizer", root_ / "compute-sanitizer" / "x86"}) {
+      ::chmod(folder.c_str(), 0755);
+    }
     ::chmod(program().c_str(), 0755);
     ::chmod(library().c_str(), 0644);
   }

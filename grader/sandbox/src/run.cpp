@@ -68,6 +68,12 @@ SpawnSpec spawn_spec(const Policy& policy, const std::vector<std::string>& argv,
                      const BwrapLaunch& launch, bool leased_uid, const RunCgroup* group) {
   SpawnSpec spec;
   spec.env = process_environment(policy);
+  // The run's cap on tasks, whichever holds it (RLIMIT_NPROC of its uid, pids.max or nothing for
+  // root), to an isolated program, whose /proc is its own PID namespace's.
+  if (policy.resource_limits && policy.isolate) {
+    spec.env.push_back(std::string(common::kTaskCapVariable) + "=" +
+                       std::to_string(policy.max_processes));
+  }
   if (policy.resource_limits) spec.file_size_limit = policy.max_output_bytes;
   // RLIMIT_NPROC counts all processes of a uid: a cap per sandbox only with a uid per sandbox.
   // Without one, and without pids.max, it is still better than nothing for an ordinary user (it

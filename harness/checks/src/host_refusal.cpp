@@ -1,38 +1,45 @@
 #include "harness/host_refusal.hpp"
 
-#include <sys/resource.h>
-
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <system_error>
 
+#include "common/spawn.hpp"
 #include "contract/exit_status.hpp"
 
 namespace harness {
 
-bool own_tasks_fill_the_cap() {
-  rlimit limit{};
-  long long cap = kOwnTasksWithoutCap;
-  if (::getrlimit(RLIMIT_NPROC, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
-    cap = std::min<long long>(cap, static_cast<long long>(limit.rlim_cur));
-  }
-  // In the batch's sandbox /proc is its own PID namespace's: the lab program and its launcher,
-  // the only processes of the sandbox's uid.
+namespace {
+
+// Tasks (threads) that /proc lists; 0 when it cannot be read.
+long long tasks_in_proc() {
   long long tasks = 0;
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
-    const auto name = entry.path().filename().string();
+  for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end;
+       it.increment(error)) {
+    const auto name = it->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::error_code ignored;
-    for (auto it = std::filesystem::directory_iterator(entry.path() / "task", ignored);
-         !ignored && it != std::filesystem::directory_iterator(); it.increment(ignored)) {
+    for (std::filesystem::directory_iterator task(it->path() / "task", ignored), none;
+         !ignored && task != none; task.increment(ignored)) {
       ++tasks;
     }
   }
-  return tasks * 10 >= cap * 9;
+  return tasks;
+}
+
+}  // namespace
+
+bool tasks_fill_the_cap(long long tasks, long long cap) { return cap > 0 && tasks * 10 >= cap * 9; }
+
+bool own_tasks_fill_the_cap() {
+  // Told only by the grader's sandbox, where /proc is the run's own PID namespace; anywhere else
+  // /proc is the host's and says nothing of the program's own tasks.
+  const char* cap = std::getenv(common::kTaskCapVariable);
+  if (!cap) return false;
+  return tasks_fill_the_cap(tasks_in_proc(), std::atoll(cap));
 }
 
 void end_refused_by_host(const std::exception& error) {

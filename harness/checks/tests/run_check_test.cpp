@@ -1,7 +1,6 @@
 // run_check (harness/check.hpp) around fake check bodies: no GPU needed, the bodies only set
 // verdicts. A speed check whose first timing is too noisy to judge is measured once more.
-#include <sys/resource.h>
-
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -9,6 +8,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include "common/spawn.hpp"
 #include "contract/exit_status.hpp"
 #include "harness/check.hpp"
 #include "harness/contract.hpp"
@@ -51,6 +51,7 @@ class RunCheck : public ::testing::Test {
 // exit_status::host_refused and records nothing for the check.
 TEST_F(RunCheck, AThreadTheHostRefusedEndsTheProgramAsRefusedNotAsAFailedCheck) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
+  ::unsetenv(common::kTaskCapVariable);  // outside the grader's sandbox: the host's refusal
   EXPECT_EXIT(run_check([](Check&) {
                 throw std::system_error(
                     std::make_error_code(std::errc::resource_unavailable_try_again), "thread");
@@ -61,13 +62,12 @@ TEST_F(RunCheck, AThreadTheHostRefusedEndsTheProgramAsRefusedNotAsAFailedCheck) 
 }
 
 // The submission's own processes filling the run's cap refused the thread: its doing, charged.
+// (In the grader's sandbox the cap comes in LABGRADE_TASK_CAP and /proc is the run's own.)
 TEST_F(RunCheck, AThreadRefusedWhileTheRunsOwnTasksFillItsCapIsTheSubmissionsDoing) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        rlimit one;  // this process alone is at the cap
-        one.rlim_cur = one.rlim_max = 1;
-        ::setrlimit(RLIMIT_NPROC, &one);
+        ::setenv(common::kTaskCapVariable, "1", 1);  // this process alone fills it
         ::testing::TestPartResultArray failures;
         ::testing::ScopedFakeTestPartResultReporter quiet(
             ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ALL_THREADS, &failures);
@@ -78,6 +78,18 @@ TEST_F(RunCheck, AThreadRefusedWhileTheRunsOwnTasksFillItsCapIsTheSubmissionsDoi
         std::_Exit(record().verdict == Verdict::error ? 0 : 1);
       },
       ::testing::ExitedWithCode(0), "");
+}
+
+TEST(HostRefusal, NinetyPercentOfTheCapIsTheSubmissionsOwnDoing) {
+  EXPECT_FALSE(tasks_fill_the_cap(899, 1000));
+  EXPECT_TRUE(tasks_fill_the_cap(900, 1000));
+  EXPECT_TRUE(tasks_fill_the_cap(40000, 256));
+  EXPECT_FALSE(tasks_fill_the_cap(5, 0));  // no cap told: nothing to fill
+}
+
+TEST(HostRefusal, OutsideTheGradersSandboxARefusalIsTheHosts) {
+  ::unsetenv(common::kTaskCapVariable);
+  EXPECT_FALSE(own_tasks_fill_the_cap());
 }
 
 TEST_F(RunCheck, AnotherSystemErrorStopsTheCheckAsBefore) {

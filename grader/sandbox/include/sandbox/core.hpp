@@ -46,7 +46,7 @@ struct Policy {
   // Host memory of the whole run, page cache and /tmp included (cgroup memory.max, no swap).
   std::uint64_t memory_bytes = 16ull << 30;
   // Processes and threads of the run (a fork bomb's cap).
-  int max_processes = 256;
+  int max_processes = 256;  // an isolated program sees it as common::kTaskCapVariable
   // Size of the private /tmp (a tmpfs: it is memory, within memory_bytes).
   std::uint64_t tmp_bytes = 1ull << 30;
   // When not 0: a memory file of this size (sparse: memory only where it is written, within

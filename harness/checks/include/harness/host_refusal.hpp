@@ -7,12 +7,13 @@
 
 namespace harness {
 
-// Whether this program's own processes and threads (with its launcher's: one uid, one PID
-// namespace in the batch's sandbox) are near their cap, RLIMIT_NPROC or else
-// kOwnTasksWithoutCap: then a thread refused with EAGAIN is the submission's doing (a fork bomb
-// in its launcher), charged as usual, not the host's.
-inline constexpr long long kOwnTasksWithoutCap = 1024;
+// Whether this program's own processes and threads (its launcher's with them: one uid, one PID
+// namespace in the grader's sandbox) are near the cap the sandbox told it (common::
+// kTaskCapVariable): then a thread refused with EAGAIN is the submission's doing (a fork bomb in
+// its launcher), charged as usual, not the host's. False outside such a sandbox (ctest, a
+// student's own run): there a refusal is the host's.
 bool own_tasks_fill_the_cap();
+bool tasks_fill_the_cap(long long tasks, long long cap);  // at 90% of the cap or more
 
 // The host refused the lab program a thread or a process (EAGAIN): says so on stderr and ends
 // the program at once with exit_status::host_refused, recording nothing more; no check is

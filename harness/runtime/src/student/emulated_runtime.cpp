@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -184,6 +185,10 @@ class EmulatedRuntime {
       trace("the launcher said hello");
     } catch (const nlohmann::json::exception& error) {
       start_error_ = std::string("your launcher sent a malformed hello: ") + error.what();
+    } catch (const std::system_error& error) {
+      start_error_ = error.what();
+      // A fork refused (EAGAIN): the check decides whose limit it was (harness/host_refusal.hpp).
+      if (error.code() == std::errc::resource_unavailable_try_again) throw;
     } catch (const std::exception& error) {
       start_error_ = error.what();
     }
