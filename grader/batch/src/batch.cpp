@@ -7,12 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <optional>
-#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -158,20 +155,6 @@ void say_what_grades(const BatchState& batch, std::size_t submissions) {
     std::fprintf(stderr, "grading %zu submissions with %d build jobs on %zu GPU(s)\n", submissions,
                  jobs, batch.gpus->size());
   }
-}
-
-// A thread the host's limit on tasks refused for now (EAGAIN as root: a cgroup's pids.max reached
-// by the other runs' processes and threads, which end). Forks wait for it (common::spawn);
-// a thread of the grader's that could not start ends the attempt instead.
-bool refused_by_host_task_limit(const std::exception& error) {
-  if (const auto* system = dynamic_cast<const std::system_error*>(&error)) {
-    return system->code() == std::errc::resource_unavailable_try_again;
-  }
-  // bubblewrap's own clone refused, or a fork that waited its whole patience: the sandbox did
-  // not start, before any code of the submission's ran.
-  const auto* not_started = dynamic_cast<const SandboxNotStarted*>(&error);
-  return not_started &&
-         std::string_view(error.what()).find(std::strerror(EAGAIN)) != std::string_view::npos;
 }
 
 // One submission through the submission step; a grader failure is its outcome, not the batch's.

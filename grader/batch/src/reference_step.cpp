@@ -1,7 +1,9 @@
 #include "reference_step.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -15,6 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using contract::Verdict;
+
+// The reference's runs refused by the host's task limit (refused_by_host_task_limit) are tried
+// this many times before the batch stops.
+constexpr int kReferenceAttempts = 3;
 
 // The reference kernel and the optional files beside it.
 Sources reference_sources(const Kit& kit) {
@@ -96,11 +102,18 @@ bool run_reference(BatchState& batch) {
   std::fprintf(stderr, "grading the reference solution %s first...\n",
                batch.kit.reference_kernel.c_str());
   GradedOutcome outcome;
-  try {
-    outcome = build_and_run(batch, kReferenceSlug, reference_sources(batch.kit));
-  } catch (const SandboxNotStarted& error) {
-    std::fprintf(stderr, "error: the reference solution: %s\n", error.what());
-    return false;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      outcome = build_and_run(batch, kReferenceSlug, reference_sources(batch.kit));
+      break;
+    } catch (const std::exception& error) {
+      if (!refused_by_host_task_limit(error) || attempt == kReferenceAttempts) {
+        std::fprintf(stderr, "error: the reference solution: %s\n", error.what());
+        return false;
+      }
+      std::fprintf(stderr, "the reference solution: %s: run again\n", error.what());
+      std::this_thread::sleep_for(std::chrono::seconds(15 * attempt));
+    }
   }
   if (outcome.status != Status::graded) {
     std::fprintf(stderr, "error: the reference solution did not build or run (%s):\n%s\n",

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <random>
 #include <set>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -55,6 +58,15 @@ std::string last_lines(const std::string& output, int count) {
 std::string describe_end(const sandbox::Result& result) { return sandbox::describe(result); }
 
 }  // namespace
+
+bool refused_by_host_task_limit(const std::exception& error) {
+  if (const auto* system = dynamic_cast<const std::system_error*>(&error)) {
+    return system->code() == std::errc::resource_unavailable_try_again;
+  }
+  const auto* not_started = dynamic_cast<const SandboxNotStarted*>(&error);
+  return not_started &&
+         std::string_view(error.what()).find(std::strerror(EAGAIN)) != std::string_view::npos;
+}
 
 std::string fresh_nonce() {
   std::random_device device;

@@ -376,6 +376,20 @@ TEST(RunChecks, ALabProgramTheHostRefusedAThreadIsNoVerdictButAnotherAttempt) {
   }
 }
 
+// What is tried again rather than charged or stopped: the host's task limit, nothing else.
+TEST(RunChecks, OnlyTheHostsTaskLimitIsTriedAgain) {
+  const auto eagain = std::make_error_code(std::errc::resource_unavailable_try_again);
+  EXPECT_TRUE(refused_by_host_task_limit(std::system_error(eagain, "thread")));
+  EXPECT_FALSE(refused_by_host_task_limit(
+      std::system_error(std::make_error_code(std::errc::no_such_file_or_directory), "open")));
+  EXPECT_TRUE(refused_by_host_task_limit(SandboxNotStarted(
+      "the grader could not start the lab program in its sandbox (sandbox: cannot fork for 60.0 "
+      "s: Resource temporarily unavailable)")));
+  EXPECT_FALSE(refused_by_host_task_limit(
+      SandboxNotStarted("the grader could not start the lab program in its sandbox (no uid)")));
+  EXPECT_FALSE(refused_by_host_task_limit(std::runtime_error("Resource temporarily unavailable")));
+}
+
 // A program that sends FAKE_VERDICT for every check, then exits with `exit_code`.
 RunOutcome run_verdicts(const std::string& verdict, int exit_code, bool gpu_expected = false) {
   return run_scenario("verdict_exit", 30, {}, gpu_expected,

@@ -80,6 +80,13 @@ struct SandboxNotStarted : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Whether `error` is the host's limit on tasks refusing the grader or a lab program for now
+// (EAGAIN): a std::system_error saying so (a thread of the grader's, a lab program's exit 75), or
+// a sandbox not started for it (bubblewrap's own clone, a fork past its patience), before any code
+// of the submission's ran. Such an attempt is tried again after a pause (grade_one,
+// run_reference), never charged.
+bool refused_by_host_task_limit(const std::exception& error);
+
 // `spec` gives the checks' time limits and the grader's records their titles. Throws
 // SandboxNotStarted (isolated runs only: the policy's `isolate`).
 RunOutcome run_checks(const contract::LabSpec& spec, const RunRequest& request);
