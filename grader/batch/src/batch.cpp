@@ -7,10 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <optional>
-#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -159,11 +157,11 @@ void say_what_grades(const BatchState& batch, std::size_t submissions) {
 
 // One submission through the submission step; a grader failure is its outcome, not the batch's.
 // An attempt the host's task limit ended is started again from the beginning (its records are
-// dropped, so it is no second chance at any check), after a pause, at most kAttempts times.
+// dropped, so it is no second chance at any check), after a pause, at most kHostRefusalAttempts
+// times.
 GradedOutcome grade_one(BatchState& batch, const intake::Submission& submission, bool& cached) {
-  constexpr int kAttempts = 3;
   GradedOutcome outcome;
-  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+  for (int attempt = 1; attempt <= kHostRefusalAttempts; ++attempt) {
     try {
       if (submission.accepted()) {
         cached = batch.cache->find(submission.slug, cache_text(sources_of(submission))).has_value();
@@ -173,11 +171,12 @@ GradedOutcome grade_one(BatchState& batch, const intake::Submission& submission,
       outcome = GradedOutcome{};
       outcome.status = Status::grader_error;
       outcome.message = error.what();
-      if (!refused_by_host_task_limit(error) || g_interrupted || attempt == kAttempts) break;
+      if (!refused_by_host_task_limit(error) || g_interrupted || attempt == kHostRefusalAttempts) {
+        break;
+      }
       std::fprintf(stderr, "labgrade batch: %s: %s (the host's limit on tasks): graded again\n",
                    submission.slug.c_str(), error.what());
-      // Long enough for a check's limit to end what held the host's tasks.
-      std::this_thread::sleep_for(std::chrono::seconds(15 * attempt));
+      pause_before_attempt(attempt + 1);
     }
   }
   return outcome;

@@ -1,9 +1,7 @@
 #include "reference_step.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <string>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -17,10 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using contract::Verdict;
-
-// The reference's runs refused by the host's task limit (refused_by_host_task_limit) are tried
-// this many times before the batch stops.
-constexpr int kReferenceAttempts = 3;
 
 // The reference kernel and the optional files beside it.
 Sources reference_sources(const Kit& kit) {
@@ -107,12 +101,12 @@ bool run_reference(BatchState& batch) {
       outcome = build_and_run(batch, kReferenceSlug, reference_sources(batch.kit));
       break;
     } catch (const std::exception& error) {
-      if (!refused_by_host_task_limit(error) || attempt == kReferenceAttempts) {
+      if (!refused_by_host_task_limit(error) || attempt == kHostRefusalAttempts) {
         std::fprintf(stderr, "error: the reference solution: %s\n", error.what());
         return false;
       }
       std::fprintf(stderr, "the reference solution: %s: run again\n", error.what());
-      std::this_thread::sleep_for(std::chrono::seconds(15 * attempt));
+      pause_before_attempt(attempt + 1);
     }
   }
   if (outcome.status != Status::graded) {

@@ -12,6 +12,7 @@
 #include <set>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
@@ -66,6 +67,10 @@ bool refused_by_host_task_limit(const std::exception& error) {
   const auto* not_started = dynamic_cast<const SandboxNotStarted*>(&error);
   return not_started &&
          std::string_view(error.what()).find(std::strerror(EAGAIN)) != std::string_view::npos;
+}
+
+void pause_before_attempt(int next) {
+  std::this_thread::sleep_for(std::chrono::seconds(15 * (next - 1)));
 }
 
 std::string fresh_nonce() {

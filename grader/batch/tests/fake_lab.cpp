@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
       continue;
     }
     if (scenario == "exit_in_second" && check == "Lab.Second") std::exit(0);
-    // The host refused the lab program a thread (harness end_refused_by_host).
+    // The host refused the lab program a thread (harness end_if_refused_by_host).
     if (scenario == "host_refused_in_second" && check == "Lab.Second") {
       return contract::exit_status::host_refused;
     }

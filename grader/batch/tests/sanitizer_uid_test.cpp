@@ -11,6 +11,7 @@
 
 #include "batch/sanitize_step.hpp"
 #include "batch/sanitizer_plan.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace batch {
 namespace {
@@ -43,7 +44,7 @@ class SanitizerFolder : public ::testing::Test {
 };
 
 TEST_F(SanitizerFolder, AFolderEveryUidCanReadRunsUnderTheRunsOwnUid) {
-  EXPECT_TRUE(readable_by_every_uid(program()));
+  EXPECT_TRUE(sandbox::every_uid_can_run(program()));
   Kit kit;
   kit.backend = "cuda";
   kit.sanitizer = program();
@@ -54,7 +55,7 @@ TEST_F(SanitizerFolder, AFolderEveryUidCanReadRunsUnderTheRunsOwnUid) {
 
 TEST_F(SanitizerFolder, ALibraryOnlyRootMayReadKeepsTheSanitizerAsRoot) {
   ::chmod(library().c_str(), 0600);
-  EXPECT_FALSE(readable_by_every_uid(program()));
+  EXPECT_FALSE(sandbox::every_uid_can_run(program()));
   Kit kit;
   kit.backend = "cuda";
   kit.sanitizer = program();
@@ -64,19 +65,19 @@ TEST_F(SanitizerFolder, ALibraryOnlyRootMayReadKeepsTheSanitizerAsRoot) {
 
 TEST_F(SanitizerFolder, AFolderAboveOthersCannotEnterOrAMissingProgramIsNotReadable) {
   ::chmod(root_.c_str(), 0700);
-  EXPECT_FALSE(readable_by_every_uid(program()));
+  EXPECT_FALSE(sandbox::every_uid_can_run(program()));
   ::chmod(root_.c_str(), 0755);
   ::chmod((root_ / "compute-sanitizer" / "x86").c_str(), 0700);
-  EXPECT_FALSE(readable_by_every_uid(program()));
-  EXPECT_FALSE(readable_by_every_uid(root_ / "nowhere" / "compute-sanitizer"));
+  EXPECT_FALSE(sandbox::every_uid_can_run(program()));
+  EXPECT_FALSE(sandbox::every_uid_can_run(root_ / "nowhere" / "compute-sanitizer"));
 }
 
 TEST_F(SanitizerFolder, ALinkIsFollowedToTheToolkitsFolder) {
   fs::create_directories(root_ / "bin");
   fs::create_symlink(program(), root_ / "bin" / "compute-sanitizer");
-  EXPECT_TRUE(readable_by_every_uid(root_ / "bin" / "compute-sanitizer"));
+  EXPECT_TRUE(sandbox::every_uid_can_run(root_ / "bin" / "compute-sanitizer"));
   ::chmod(library().c_str(), 0600);
-  EXPECT_FALSE(readable_by_every_uid(root_ / "bin" / "compute-sanitizer"));
+  EXPECT_FALSE(sandbox::every_uid_can_run(root_ / "bin" / "compute-sanitizer"));
 }
 
 // A wrapper in the toolkit's bin folder: the compute-sanitizer folder beside it is what it runs.
@@ -84,9 +85,9 @@ TEST_F(SanitizerFolder, AWrapperInBinIsJudgedByTheSanitizerFolderBesideIt) {
   fs::create_directories(root_ / "bin");
   std::ofstream(root_ / "bin" / "compute-sanitizer") << "#!/bin/sh\n";
   ::chmod((root_ / "bin" / "compute-sanitizer").c_str(), 0755);
-  EXPECT_TRUE(readable_by_every_uid(root_ / "bin" / "compute-sanitizer"));
+  EXPECT_TRUE(sandbox::every_uid_can_run(root_ / "bin" / "compute-sanitizer"));
   ::chmod(library().c_str(), 0600);
-  EXPECT_FALSE(readable_by_every_uid(root_ / "bin" / "compute-sanitizer"));
+  EXPECT_FALSE(sandbox::every_uid_can_run(root_ / "bin" / "compute-sanitizer"));
 }
 
 // The requests: under the run's own uid with room for the sanitizer's threads, or as root.

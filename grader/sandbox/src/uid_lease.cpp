@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "sandbox/sandbox.hpp"
+
 namespace sandbox {
 namespace fs = std::filesystem;
 namespace {
@@ -44,6 +46,28 @@ std::string unreadable_by_others(const fs::path& path) {
       "{} (mode {:o}) cannot be read by others, and the sandbox runs as an "
       "unprivileged uid ({} it)",
       path.string(), info.st_mode & 07777, folder ? "chmod -R o+rX" : "chmod o+r");
+}
+
+bool every_uid_can_run(const fs::path& program) {
+  std::error_code error;
+  const fs::path real = fs::canonical(program, error);
+  if (error || !unreadable_by_others(real).empty()) return false;
+  for (fs::path above = real.parent_path(); !above.empty(); above = above.parent_path()) {
+    if (!unreadable_by_others(above).empty()) return false;
+    if (above == above.root_path()) break;
+  }
+  fs::path folder = real.parent_path();
+  if (folder.filename() == "bin") {
+    folder = folder.parent_path() / "compute-sanitizer";
+    if (!fs::is_directory(folder, error)) return false;
+  }
+  constexpr int kMostEntries = 5000;
+  int seen = 0;
+  for (fs::recursive_directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    if (++seen > kMostEntries || !unreadable_by_others(it->path()).empty()) return false;
+  }
+  return !error;
 }
 
 }  // namespace sandbox

@@ -232,9 +232,7 @@ void run_body(Check& check, const std::function<void(Check&)>& body) {
     check.set_verdict(Verdict::fail, error.what());
     if (auto diagnosis = diagnosis_of(error)) check.diagnose(*diagnosis);
   } catch (const std::system_error& error) {
-    if (error.code() == std::errc::resource_unavailable_try_again && !own_tasks_fill_the_cap()) {
-      end_refused_by_host(error);
-    }
+    end_if_refused_by_host(error);
     check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));
   } catch (const std::exception& error) {
     check.set_verdict(Verdict::error, fmt::format("the check stopped: {}", error.what()));

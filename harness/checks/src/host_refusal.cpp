@@ -42,7 +42,8 @@ bool own_tasks_fill_the_cap() {
   return tasks_fill_the_cap(tasks_in_proc(), std::atoll(cap));
 }
 
-void end_refused_by_host(const std::exception& error) {
+void end_if_refused_by_host(const std::system_error& error) {
+  if (error.code() != std::errc::resource_unavailable_try_again || own_tasks_fill_the_cap()) return;
   std::fflush(stdout);
   std::fprintf(stderr,
                "error: the host refused the lab program a thread or a process (%s): its limit on "

@@ -200,10 +200,7 @@ std::terminate_handler usual_terminate = nullptr;
     try {
       std::rethrow_exception(current);
     } catch (const std::system_error& error) {
-      if (error.code() == std::errc::resource_unavailable_try_again &&
-          !harness::own_tasks_fill_the_cap()) {
-        harness::end_refused_by_host(error);
-      }
+      harness::end_if_refused_by_host(error);
     } catch (...) {
     }
   }

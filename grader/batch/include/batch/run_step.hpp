@@ -86,6 +86,10 @@ struct SandboxNotStarted : std::runtime_error {
 // of the submission's ran. Such an attempt is tried again after a pause (grade_one,
 // run_reference), never charged.
 bool refused_by_host_task_limit(const std::exception& error);
+// How many attempts such a refusal gets, and the pause before attempt `next` (2, 3): long enough
+// for a check's time limit to end what held the host's tasks.
+inline constexpr int kHostRefusalAttempts = 3;
+void pause_before_attempt(int next);
 
 // `spec` gives the checks' time limits and the grader's records their titles. Throws
 // SandboxNotStarted (isolated runs only: the policy's `isolate`).

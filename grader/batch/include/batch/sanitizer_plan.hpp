@@ -4,8 +4,6 @@
 // labcheck links without the rest of batch grading.
 #pragma once
 
-#include <filesystem>
-
 #include "batch/kit.hpp"
 #include "batch/sanitize_step.hpp"
 
@@ -23,13 +21,7 @@ struct SanitizerPlan {
 // compute-sanitizer looks only where the emulator could not: its set-up of each GPU context is
 // GPU time the whole batch waits for (docs/batch-grading-h100.md).
 // compute-sanitizer runs under the run's own uid (SanitizerPass::as_root false) when every uid
-// can read it: readable_by_every_uid of the kit's sanitizer.
+// can run it (sandbox::every_uid_can_run).
 SanitizerPlan sanitizer_plan_of(const Kit& kit, bool emulated_pass);
-
-// Whether a process of any uid can run `program`: every folder above it (after links) lets others
-// through, and it and every file under its folder, which holds compute-sanitizer's libraries, let
-// others read (folders: read and enter). False when it does not exist. Mode bits, not access():
-// the grader is root, whom access() lets through everything.
-bool readable_by_every_uid(const std::filesystem::path& program);
 
 }  // namespace batch

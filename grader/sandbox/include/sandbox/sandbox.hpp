@@ -33,6 +33,7 @@
 // run() and probe() may be called from several threads at once; they never throw.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,5 +72,13 @@ Capabilities probe();
 // Runs argv[0] (a path, or a name looked up in the sandbox's PATH) under the policy. Never throws:
 // anything that goes wrong before the program runs is failed_to_start, with a message in output.
 Result run(const Policy& policy, const std::vector<std::string>& argv, const Channel& channel = {});
+
+// Whether a sandbox's uid of its own (any uid) can run `program`: it, every folder above it (after
+// links) and every file under its folder, which holds a tool's libraries (compute-sanitizer's),
+// pass the sandbox's read-only bind rule (readable by others; folders also enterable). From a
+// toolkit's bin folder, the compute-sanitizer folder beside it is that folder; a program in any
+// other bin folder (a wrapper pointing where this cannot see) is not known to be runnable: false.
+// Mode bits, not access(): the grader is root, whom access() lets through everything.
+bool every_uid_can_run(const std::filesystem::path& program);
 
 }  // namespace sandbox

@@ -3,7 +3,7 @@
 // contract::exit_status::host_refused (labgrade batch then grades the submission again).
 #pragma once
 
-#include <exception>
+#include <system_error>
 
 namespace harness {
 
@@ -15,9 +15,10 @@ namespace harness {
 bool own_tasks_fill_the_cap();
 bool tasks_fill_the_cap(long long tasks, long long cap);  // at 90% of the cap or more
 
-// The host refused the lab program a thread or a process (EAGAIN): says so on stderr and ends
-// the program at once with exit_status::host_refused, recording nothing more; no check is
-// charged with another program's load (labgrade batch grades the submission again).
-[[noreturn]] void end_refused_by_host(const std::exception& error);
+// When `error` is the host refusing the lab program a thread or a process (EAGAIN, while its own
+// tasks are far from their cap): says so on stderr and ends the program at once with
+// exit_status::host_refused, recording nothing more, so that no check is charged with another
+// program's load (labgrade batch grades the submission again). Otherwise returns.
+void end_if_refused_by_host(const std::system_error& error);
 
 }  // namespace harness
